@@ -1,0 +1,64 @@
+//! @file reduce_kernel_7_warp_shuffle.cuh
+//! @brief Stage 7 (article section 10): the last warp exchanges partials through registers with
+//! __shfl_down_sync instead of through shared memory.
+//!
+//! Changed against stage 6: the five last levels become five shuffles: no shared-memory loads or
+//! stores, no __syncwarp(), and no volatile. Block size 32 now works too (no sdata[tid + 32]).
+//! What the profiler shows: shared load/store instructions of the tail disappear; no racecheck
+//! hazards; barriers per block stay at log2(Block) - 5.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "kernel_support.cuh"
+#include "reduce_kernel_5_unrolled.cuh"
+
+namespace ch07 {
+
+//! Sum over the 32 lanes of a warp with five __shfl_down_sync steps (offsets 16, 8, 4, 2, 1).
+//! @tparam T float, double or int
+//! @param[in] sum this lane's value; all 32 lanes must call (full mask)
+//! @return in lane 0, the warp's sum (other lanes hold partial sums)
+template <class T>
+__device__ __forceinline__ T warp_shuffle_sum(T sum) {
+  constexpr unsigned kFullMask = 0xffffffffu;
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_down_sync(kFullMask, sum, offset);
+  return sum;
+}
+
+//! Block sum: the unrolled shared-memory tree down to stride 32, then warp 0 shuffles.
+//! @tparam T element type
+//! @tparam Block threads per block (power of two, 32..1024)
+//! @param[in,out] sdata Block partials in shared memory, published by a __syncthreads()
+//! @param[in] tid threadIdx.x
+//! @param[in] sum this thread's partial (equal to sdata[tid])
+//! @return in thread 0, the block's sum
+template <class T, int Block>
+__device__ __forceinline__ T block_sum_shuffle(T* sdata, unsigned tid, T sum) {
+  sum = unrolled_tree<T, Block, 32>(sdata, tid, sum);
+  if (tid < 32) sum = warp_shuffle_sum(sum);
+  return sum;
+}
+
+//! Stage 7: one element per thread, block_sum_shuffle, one atomicAdd per block.
+//! @tparam T float, double or int
+//! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
+//! @param[in] data n elements
+//! @param[in] n number of elements
+//! @param[in,out] result one element, zeroed before the launch; receives the sum
+//! Launch: ceil(n / Block) blocks of Block threads. Source: article section 10.
+template <class T, int Block>
+__global__ void reduce_kernel_7(const T* __restrict__ data, std::size_t n, T* result) {
+  __shared__ T sdata[Block];
+  const unsigned tid = threadIdx.x;
+  const std::size_t i = harness::global_thread_id();
+  T sum = (i < n) ? data[i] : T(0);
+  sdata[tid] = sum;
+  __syncthreads();
+  sum = block_sum_shuffle<T, Block>(sdata, tid, sum);
+  if (tid == 0) atomicAdd(result, sum);
+}
+
+}  // namespace ch07

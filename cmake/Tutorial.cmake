@@ -1,0 +1,67 @@
+# Helpers shared by every chapter: stage programs, CPU tests and GPU tests.
+
+# Exit code a program or test returns when no CUDA GPU is visible; CTest reports it as skipped.
+set(TUTORIAL_SKIP_CODE 77)
+
+if(TUTORIAL_BUILD_TESTS)
+  if(Catch2_VERSION VERSION_GREATER_EQUAL 3)
+    set(TUTORIAL_CATCH2_MAJOR 3)
+  else()
+    set(TUTORIAL_CATCH2_MAJOR 2)
+  endif()
+  message(STATUS "Catch2 ${Catch2_VERSION} (major ${TUTORIAL_CATCH2_MAJOR})")
+endif()
+
+# tutorial_add_stage_program(<program> FACTORY <fn> REGISTRY <header> KERNEL <header> LIBS <libs...>
+#                            [SMOKE_ARGS <args...>])
+# Builds the thin main of one stage from cmake/stage_main.cpp.in and registers a smoke test that
+# runs it on a small input (skipped where there is no GPU).
+function(tutorial_add_stage_program program)
+  cmake_parse_arguments(ARG "" "FACTORY;REGISTRY;KERNEL" "LIBS;SMOKE_ARGS" ${ARGN})
+  set(STAGE_PROGRAM ${program})
+  set(STAGE_FACTORY ${ARG_FACTORY})
+  set(STAGE_REGISTRY_HEADER ${ARG_REGISTRY})
+  set(STAGE_KERNEL_HEADER ${ARG_KERNEL})
+  set(main_src ${CMAKE_CURRENT_BINARY_DIR}/generated/${program}_main.cpp)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/stage_main.cpp.in ${main_src} @ONLY)
+  add_executable(${program} ${main_src})
+  target_link_libraries(${program} PRIVATE ${ARG_LIBS} harness)
+  if(TUTORIAL_BUILD_TESTS)
+    if(NOT ARG_SMOKE_ARGS)
+      set(ARG_SMOKE_ARGS --n 100003 --iters 3 --warmup 1)
+    endif()
+    add_test(NAME smoke.${program} COMMAND ${program} ${ARG_SMOKE_ARGS})
+    set_tests_properties(smoke.${program} PROPERTIES
+      SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} LABELS "gpu;smoke" TIMEOUT 120)
+  endif()
+endfunction()
+
+# tutorial_add_test(<name> SOURCES <srcs...> LIBS <libs...> LABELS <labels...> [GPU])
+# A Catch2 test executable. GPU tests use common/gpu_test_main.cpp, which exits with the skip
+# code when no GPU is visible; CPU tests use common/cpu_test_main.cpp.
+function(tutorial_add_test name)
+  if(NOT TUTORIAL_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "GPU" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  if(ARG_GPU)
+    set(main_src ${PROJECT_SOURCE_DIR}/common/tests/gpu_test_main.cpp)
+  else()
+    set(main_src ${PROJECT_SOURCE_DIR}/common/tests/cpu_test_main.cpp)
+  endif()
+  add_executable(${name} ${ARG_SOURCES} ${main_src})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} harness Catch2::Catch2)
+  if(ARG_GPU)
+    target_link_libraries(${name} PRIVATE harness_testing)
+  endif()
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/common/tests)
+  target_compile_definitions(${name} PRIVATE TUTORIAL_CATCH2_MAJOR=${TUTORIAL_CATCH2_MAJOR})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 1500)
+  endif()
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+  if(ARG_GPU)
+    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE})
+  endif()
+endfunction()

@@ -1,0 +1,54 @@
+//! @file cli.hpp
+//! @brief The command line shared by every stage program and ladder, built on CLI11.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace harness {
+
+//! Parses an element count: a decimal integer ("1000"), a power of two ("2^24"), or a power of two
+//! plus or minus an integer ("2^31+1", "2^20-3"). Whitespace is not allowed.
+//! @throws UsageError for anything else, for negative results and for values past 2^62.
+std::size_t parse_size(const std::string& text);
+
+//! Options of a stage program or ladder, as given on the command line.
+struct RunOptions {
+  std::string n_text = "2^24";   //!< --n as typed
+  std::size_t n = 0;             //!< --n parsed by parse_size (set by parse_command_line)
+  int block = 256;               //!< --block, threads per block
+  std::size_t grid = 0;          //!< --grid, blocks (0: the stage chooses)
+  std::string type = "float";    //!< --type: float, double or int
+  std::string op = "sum";        //!< --op: sum, max or min
+  std::string dist = "signed";   //!< --dist: signed, uniform, skewed or exact
+  int iters = 50;                //!< --iters, timed repetitions
+  int warmup = 5;                //!< --warmup, untimed runs before timing
+  std::uint64_t seed = 42;       //!< --seed of the input generator
+  std::string csv;               //!< --csv FILE: write results as CSV
+  std::string json;              //!< --json FILE: write results as JSON
+  std::string md;                //!< --md FILE: write the Markdown report (ladders)
+  bool profile = false;          //!< --profile: one warm-up, then one launch in a profiler range
+  bool no_flush = false;         //!< --no-flush: keep the L2 warm between timed runs
+  double max_seconds = 0;        //!< --max-seconds: cap the timed repetitions of slow stages
+};
+
+//! What optional flags a program offers besides the common ones.
+struct OptionSet {
+  bool op = false;       //!< --op (chapter 8 stages)
+  bool grid = false;     //!< --grid (grid-stride stages)
+  bool profile = true;   //!< --profile (stage programs)
+  bool md = false;       //!< --md (ladders)
+};
+
+//! Adds the common flags to `app`, writing into `opts`.
+void add_run_options(CLI::App& app, RunOptions& opts, const OptionSet& which);
+
+//! Parses the command line. Returns std::nullopt when the program should go on; otherwise the exit
+//! code to return at once: 0 after --help, 2 (kExitUsage) after a message naming the bad flag or
+//! value (unknown flags, malformed numbers, values outside their range).
+std::optional<int> parse_command_line(CLI::App& app, RunOptions& opts, int argc,
+                                      const char* const* argv);
+
+}  // namespace harness

@@ -1,0 +1,121 @@
+//! @file cuda_raii.hpp
+//! @brief Move-only owners of device memory, events and streams.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "cuda_check.hpp"
+
+namespace harness {
+
+//! An untyped device allocation of a fixed number of bytes, freed on destruction. Move-only.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  //! Allocates `bytes` bytes with cudaMalloc (nothing for 0). Throws CudaError on failure.
+  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+    if (bytes_ > 0) CUDA_CHECK(cudaMalloc(&ptr_, bytes_));
+  }
+  ~DeviceBuffer() {
+    if (ptr_) cudaFree(ptr_);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  //! Takes the allocation of `other`, which is left empty.
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : ptr_(std::exchange(other.ptr_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+  //! Frees this allocation and takes the one of `other`, which is left empty.
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      if (ptr_) cudaFree(ptr_);
+      ptr_ = std::exchange(other.ptr_, nullptr);
+      bytes_ = std::exchange(other.bytes_, 0);
+    }
+    return *this;
+  }
+  //! Device address of the first byte (nullptr when empty).
+  void* data() const { return ptr_; }
+  //! The allocation viewed as an array of T.
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
+  //! Size in bytes.
+  std::size_t bytes() const { return bytes_; }
+  //! Sets every byte to `value` on `stream` (used to poison outputs before a run).
+  void fill_bytes(unsigned char value, cudaStream_t stream = nullptr) const {
+    if (bytes_ > 0) CUDA_CHECK(cudaMemsetAsync(ptr_, value, bytes_, stream));
+  }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+//! A CUDA event (timing enabled), destroyed on destruction. Move-only.
+class Event {
+ public:
+  Event() { CUDA_CHECK(cudaEventCreate(&event_)); }
+  ~Event() {
+    if (event_) cudaEventDestroy(event_);
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  //! Takes the event of `other`, which is left empty.
+  Event(Event&& other) noexcept : event_(std::exchange(other.event_, nullptr)) {}
+  //! Destroys this event and takes the one of `other`.
+  Event& operator=(Event&& other) noexcept {
+    if (this != &other) {
+      if (event_) cudaEventDestroy(event_);
+      event_ = std::exchange(other.event_, nullptr);
+    }
+    return *this;
+  }
+  //! Records the event on `stream`.
+  void record(cudaStream_t stream) const { CUDA_CHECK(cudaEventRecord(event_, stream)); }
+  //! Blocks the host until the event has completed.
+  void synchronize() const { CUDA_CHECK(cudaEventSynchronize(event_)); }
+  //! Milliseconds from `start` to this event; both must have completed.
+  float elapsed_ms_since(const Event& start) const {
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start.event_, event_));
+    return ms;
+  }
+  //! The raw handle.
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+//! A non-blocking CUDA stream, destroyed on destruction. Move-only.
+class Stream {
+ public:
+  Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~Stream() {
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  //! Takes the stream of `other`, which is left empty.
+  Stream(Stream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
+  //! Destroys this stream and takes the one of `other`.
+  Stream& operator=(Stream&& other) noexcept {
+    if (this != &other) {
+      if (stream_) cudaStreamDestroy(stream_);
+      stream_ = std::exchange(other.stream_, nullptr);
+    }
+    return *this;
+  }
+  //! Blocks the host until all work on the stream has completed; throws on an earlier failure.
+  void synchronize() const { CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  //! The raw handle.
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+}  // namespace harness

@@ -1,0 +1,85 @@
+#include "device_info.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+
+#include "cuda_check.hpp"
+
+namespace harness {
+
+double peak_dram_bandwidth(double mem_clock_khz, double bus_width_bits) {
+  return 2.0 * mem_clock_khz * 1e3 * bus_width_bits / 8.0;
+}
+
+int fp32_lanes_per_sm(int major, int minor) {
+  switch (major) {
+    case 5: return 128;                       // Maxwell
+    case 6: return minor == 0 ? 64 : 128;     // GP100 / other Pascal
+    case 7: return 64;                        // Volta, Turing
+    case 8: return minor == 0 ? 64 : 128;     // A100 / GA10x, Ada
+    case 9: return 128;                       // Hopper
+    case 10: case 11: case 12: return 128;    // Blackwell
+    default: return 0;
+  }
+}
+
+double peak_fp32_flops(int sm_count, int lanes_per_sm, double sm_clock_khz) {
+  return static_cast<double>(sm_count) * lanes_per_sm * 2.0 * sm_clock_khz * 1e3;
+}
+
+std::string DeviceInfo::summary() const {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "%s (sm_%d%d, %d SMs, %.0f MiB L2, %.1f GiB; peak DRAM %.2f TB/s, peak FP32 %.1f TFLOP/s)",
+                name.c_str(), cc_major, cc_minor, sm_count, l2_bytes / 1048576.0,
+                global_mem_bytes / 1073741824.0, peak_bw_bytes_per_s / 1e12,
+                peak_fp32_flops_per_s / 1e12);
+  return buf;
+}
+
+bool gpu_available(std::string* why) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    if (why) *why = std::string("cudaGetDeviceCount failed: ") + cudaGetErrorString(err);
+    cudaGetLastError();  // clear the sticky-free error so later calls start clean
+    return false;
+  }
+  if (count == 0) {
+    if (why) *why = "cudaGetDeviceCount found 0 devices";
+    return false;
+  }
+  return true;
+}
+
+DeviceInfo query_device(int ordinal) {
+  std::string why;
+  if (!gpu_available(&why)) throw NoGpuError("no CUDA GPU found (" + why + ")");
+  CUDA_CHECK(cudaSetDevice(ordinal));
+  DeviceInfo d;
+  d.ordinal = ordinal;
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, ordinal));
+  d.name = prop.name;
+  auto attr = [&](cudaDeviceAttr a) {
+    int v = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&v, a, ordinal));
+    return v;
+  };
+  d.cc_major = attr(cudaDevAttrComputeCapabilityMajor);
+  d.cc_minor = attr(cudaDevAttrComputeCapabilityMinor);
+  d.sm_count = attr(cudaDevAttrMultiProcessorCount);
+  d.sm_clock_khz = attr(cudaDevAttrClockRate);
+  d.mem_clock_khz = attr(cudaDevAttrMemoryClockRate);
+  d.bus_width_bits = attr(cudaDevAttrGlobalMemoryBusWidth);
+  d.l2_bytes = static_cast<std::size_t>(attr(cudaDevAttrL2CacheSize));
+  d.max_threads_per_sm = attr(cudaDevAttrMaxThreadsPerMultiProcessor);
+  d.global_mem_bytes = prop.totalGlobalMem;
+  d.peak_bw_bytes_per_s = peak_dram_bandwidth(d.mem_clock_khz, d.bus_width_bits);
+  d.peak_fp32_flops_per_s =
+      peak_fp32_flops(d.sm_count, fp32_lanes_per_sm(d.cc_major, d.cc_minor), d.sm_clock_khz);
+  return d;
+}
+
+}  // namespace harness

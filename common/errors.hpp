@@ -1,0 +1,34 @@
+//! @file errors.hpp
+//! @brief The three kinds of failure every program of the tutorial distinguishes, and their exit codes.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace harness {
+
+//! Exit code of a program whose input was bad (unknown flag, malformed value, unsupported size).
+inline constexpr int kExitUsage = 2;
+//! Exit code of a program that ran but whose result failed verification, or hit a CUDA error.
+inline constexpr int kExitFailure = 1;
+//! Exit code of a program or GPU test that found no CUDA GPU; CTest reports it as skipped.
+inline constexpr int kExitNoGpu = 77;
+
+//! Bad input from the user: reported as a clear message and exit code kExitUsage (2).
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+//! No CUDA-capable GPU is visible: reported with the reason and exit code kExitNoGpu (77).
+class NoGpuError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+//! A CUDA runtime call failed; the message names the expression, file and line (see CUDA_CHECK).
+class CudaError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace harness

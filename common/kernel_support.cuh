@@ -1,0 +1,48 @@
+//! @file kernel_support.cuh
+//! @brief Small pieces shared by the stage launchers: compile-time block-size dispatch and
+//! launch-size arithmetic. Device code only needs CUDA; nothing here allocates.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+#include "errors.hpp"
+
+namespace harness {
+
+//! Calls `f(std::integral_constant<int, B>{})` with B equal to `block`, for the power-of-two block
+//! sizes 32..1024, so that kernels templated on their block size can be chosen at run time.
+//! @throws UsageError for any other block size.
+template <class F>
+void with_block_size(int block, F&& f) {
+  switch (block) {
+    case 32: f(std::integral_constant<int, 32>{}); return;
+    case 64: f(std::integral_constant<int, 64>{}); return;
+    case 128: f(std::integral_constant<int, 128>{}); return;
+    case 256: f(std::integral_constant<int, 256>{}); return;
+    case 512: f(std::integral_constant<int, 512>{}); return;
+    case 1024: f(std::integral_constant<int, 1024>{}); return;
+    default:
+      throw UsageError("block size " + std::to_string(block) +
+                       " is not a power of two from 32 to 1024");
+  }
+}
+
+//! Number of blocks of `block` threads that cover n elements at one element per thread.
+inline std::size_t blocks_for(std::size_t n, int block) {
+  return (n + static_cast<std::size_t>(block) - 1) / static_cast<std::size_t>(block);
+}
+
+//! Global index of the calling thread, computed in 64 bits so it never wraps for grids past 2^31 threads.
+__device__ __forceinline__ std::size_t global_thread_id() {
+  return static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+
+//! Total threads in the grid, in 64 bits: the stride of a grid-stride loop.
+__device__ __forceinline__ std::size_t grid_threads() {
+  return static_cast<std::size_t>(gridDim.x) * blockDim.x;
+}
+
+}  // namespace harness

@@ -1,0 +1,30 @@
+// CPU tests: Markdown, CSV and JSON output.
+#include <cmath>
+#include <sstream>
+
+#include "catch.hpp"
+#include "report.hpp"
+
+using namespace harness;
+
+TEST_CASE("CSV quotes fields with commas and quotes", "[cpu][report]") {
+  Record r;
+  r.add("stage", std::string("a,b")).add("note", std::string("say \"hi\"")).add("n", 5LL)
+      .add("ok", true).add("x", 0.5);
+  std::ostringstream os;
+  write_csv(os, {r});
+  CHECK(os.str() == "stage,note,n,ok,x\n\"a,b\",\"say \"\"hi\"\"\",5,true,0.5\n");
+}
+
+TEST_CASE("JSON keeps column order and writes NaN as null", "[cpu][report]") {
+  Record r;
+  r.add("stage", std::string("s")).add("ms", std::nan("")).add("n", 3LL);
+  const std::string j = to_json({r});
+  CHECK(j.find("\"stage\": \"s\"") < j.find("\"ms\": null"));
+  CHECK(j.find("\"n\": 3") != std::string::npos);
+}
+
+TEST_CASE("Markdown table", "[cpu][report]") {
+  CHECK(markdown_table({"a", "b"}, {{"1", "2"}}) == "| a | b |\n| --- | --- |\n| 1 | 2 |\n");
+  CHECK(cell_text(Cell{1.23456789}, 3) == "1.23");
+}

@@ -1,0 +1,48 @@
+//! @file verify.hpp
+//! @brief Comparing a GPU result with its CPU reference, with a tolerance derived from an error bound.
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "dtype.hpp"
+#include "reference.hpp"
+
+namespace harness {
+
+//! Machine epsilon of a type (FLT_EPSILON = 2^-23, DBL_EPSILON = 2^-52; 0 for integers).
+double machine_epsilon(DType t);
+
+//! Error bound for a floating-point sum of n terms in any order: n * eps * sum|a_i|.
+//! This is the classic worst-case bound for recursive summation (Higham, "Accuracy and Stability
+//! of Numerical Algorithms", 2nd ed., section 4.2: |error| <= (n-1) u sum|a_i| + O(u^2), u = eps/2),
+//! rounded up. It holds for every summation order, so it holds for every stage; it grows loose for
+//! large n (at n * eps >= 1 it bounds nothing), which is why exact-sum tests exist as well.
+//! @param[in] n number of summed elements
+//! @param[in] eps machine epsilon of the accumulation type
+//! @param[in] abs_sum sum of |a_i|
+double sum_error_bound(std::size_t n, double eps, double abs_sum);
+
+//! The outcome of one comparison.
+struct Verification {
+  bool ok = false;         //!< the result passed
+  bool exact = false;      //!< the comparison demanded equality (integers, max/min, exact data)
+  double got = 0;          //!< the GPU result
+  double expected = 0;     //!< the CPU reference
+  double abs_err = 0;      //!< |got - expected|
+  double bound = 0;        //!< tolerance used (0 when exact)
+  std::string message;     //!< one line saying what was compared and why it failed, if it did
+};
+
+//! Compares a GPU result with the reference.
+//! - Integer outputs, max and min, and `require_exact`: the result must equal the reference
+//!   (for max/min a NaN reference needs a NaN result; -0.0 equals +0.0). An int32 result whose exact
+//!   sum does not fit in 32 bits fails with an overflow message.
+//! - Floating-point sums: |got - expected| <= sum_error_bound(n, eps(out_type), abs_sum).
+//! @param[in] ref the CPU reference
+//! @param[in] out_type type of the GPU result
+//! @param[in] got_bits address of the GPU result, copied to the host (dtype_size(out_type) bytes)
+//! @param[in] require_exact demand equality (inputs whose every partial sum is exact)
+Verification verify_result(const Reference& ref, DType out_type, const void* got_bits,
+                           bool require_exact);
+
+}  // namespace harness
