@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Runs the repository's GPU work on a machine with an NVIDIA GPU, in one go, and leaves every log
+# under $OUT (default: ./gpu-results): configure + build, all tests, compute-sanitizer memcheck on
+# every stage program, and the ladders. Steps are chosen by arguments (default: all of them):
+#   scripts/gpu_machine_check.sh build test sanitize ladders
+# Environment: OUT (log folder), BUILD (build folder, default build-gpu), JOBS (build jobs),
+# LADDER_SIZES (default "24 28": ladders at 2^24 and 2^28 floats).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/gpu-results}
+BUILD=${BUILD:-build-gpu}
+JOBS=${JOBS:-$(nproc)}
+LADDER_SIZES=${LADDER_SIZES:-"24 28"}
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(build test sanitize ladders)
+mkdir -p "$OUT"
+status=0
+note() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+want() { local s; for s in "${steps[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+
+note "$(date -u +%FT%TZ) steps: ${steps[*]}"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader 2>&1 | tee -a "$OUT/summary.txt"
+
+if want build; then
+  prefix=()
+  # nlohmann/json: from the system, or from .deps (the Debian package unpacked) where it is missing.
+  if [ -d .deps/usr/share/cmake/nlohmann_json ] && ! ls /usr/share/cmake/nlohmann_json /usr/lib/cmake/nlohmann_json /usr/lib/x86_64-linux-gnu/cmake/nlohmann_json >/dev/null 2>&1; then
+    prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/usr")
+  fi
+  gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
+  if cmake -S . -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release "${prefix[@]}" >"$OUT/configure.log" 2>&1 &&
+     cmake --build "$BUILD" -j "$JOBS" >"$OUT/build.log" 2>&1; then
+    note "build: ok"
+  else
+    note "build: FAILED"; tail -40 "$OUT/configure.log" "$OUT/build.log"; exit 1
+  fi
+fi
+
+if want test; then
+  if ctest --test-dir "$BUILD" --output-on-failure --timeout 1500 >"$OUT/ctest.log" 2>&1; then note "ctest: ok"; else note "ctest: FAILED"; status=1; fi
+  tail -25 "$OUT/ctest.log" | tee -a "$OUT/summary.txt"
+fi
+
+if want sanitize; then
+  san_fail=0
+  for exe in "$BUILD"/ch07_reduction_opt/reduce_kernel_* "$BUILD"/ch08_reduction_scan_histogram/reduce_stage_*; do
+    [ -x "$exe" ] || continue
+    name=$(basename "$exe")
+    for n in 1000 100003; do
+      if compute-sanitizer --tool memcheck --error-exitcode 9 "$exe" --n $n --iters 1 --warmup 0 >>"$OUT/memcheck.log" 2>&1; then
+        echo "memcheck ok: $name n=$n" >>"$OUT/summary.txt"
+      else
+        note "memcheck FAILED: $name n=$n"; san_fail=1
+      fi
+    done
+  done
+  [ $san_fail -eq 0 ] && note "memcheck: every stage clean" || status=1
+fi
+
+if want ladders; then
+  for k in $LADDER_SIZES; do
+    for lad in "$BUILD"/ch07_reduction_opt/reduce_ladder "$BUILD"/ch08_reduction_scan_histogram/reduce_ladder_ch08; do
+      [ -x "$lad" ] || continue
+      name=$(basename "$lad")
+      if "$lad" --n 2^$k --iters 50 --csv "$OUT/${name}_2e${k}_float.csv" --md "$OUT/${name}_2e${k}_float.md" >"$OUT/${name}_2e${k}.log" 2>&1; then
+        note "$name 2^$k: ok"
+      else
+        note "$name 2^$k: FAILED"; status=1
+      fi
+      cat "$OUT/${name}_2e${k}_float.md" 2>/dev/null
+    done
+  done
+fi
+note "exit status $status"
+exit $status
