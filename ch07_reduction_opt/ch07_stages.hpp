@@ -7,6 +7,7 @@
 #include "reduce_impl.hpp"
 #include "stage_driver.hpp"
 
+//! Chapter 7: the reduction article's stages 0 to 8: kernels, launchers and ReduceImpl factories.
 namespace ch07 {
 
 harness::ReduceImpl reduce_kernel_0_impl();  //!< atomicAdd per element (article section 2)

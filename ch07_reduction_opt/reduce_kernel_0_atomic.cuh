@@ -19,6 +19,7 @@ namespace ch07 {
 //! @param[in] data n elements
 //! @param[in] n number of elements
 //! @param[in,out] result one element, zeroed before the launch; receives the sum
+//!
 //! Launch: ceil(n / blockDim.x) blocks of any block size; one thread per element.
 //! Source: article section 2, "Naive Reduction via Atomic Operations".
 template <class T>

@@ -21,6 +21,7 @@ namespace ch07 {
 //! @param[in] data n elements
 //! @param[in] n number of elements
 //! @param[in,out] result one element, zeroed before the launch; receives the sum
+//!
 //! Launch: ceil(n / Block) blocks of Block threads. Source: article section 7.
 template <class T, int Block>
 __global__ void reduce_kernel_4(const T* __restrict__ data, std::size_t n, T* result) {

@@ -78,6 +78,7 @@ enum class LastWarp {
 //! @param[in] data n elements
 //! @param[in] n number of elements
 //! @param[in,out] result one element, zeroed before the launch; receives the sum
+//!
 //! Launch: ceil(n / Block) blocks of Block threads. Source: article section 9.
 template <class T, int Block, LastWarp Tail>
 __global__ void reduce_kernel_6(const T* __restrict__ data, std::size_t n, T* result) {

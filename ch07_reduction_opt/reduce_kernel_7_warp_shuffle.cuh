@@ -48,6 +48,7 @@ __device__ __forceinline__ T block_sum_shuffle(T* sdata, unsigned tid, T sum) {
 //! @param[in] data n elements
 //! @param[in] n number of elements
 //! @param[in,out] result one element, zeroed before the launch; receives the sum
+//!
 //! Launch: ceil(n / Block) blocks of Block threads. Source: article section 10.
 template <class T, int Block>
 __global__ void reduce_kernel_7(const T* __restrict__ data, std::size_t n, T* result) {

@@ -26,6 +26,7 @@ inline constexpr std::size_t kStage8ElementsPerThread = 32;
 //! @param[in] data n elements
 //! @param[in] n number of elements (any; the loop bound handles the tail)
 //! @param[in,out] result one element, zeroed before the launch; receives the sum
+//!
 //! Launch: any number of blocks of Block threads (default ceil(n / (Block * 32))).
 //! Source: article section 11.
 template <class T, int Block>

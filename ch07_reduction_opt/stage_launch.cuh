@@ -16,6 +16,8 @@ namespace ch07 {
 //! Completes `meta` (name, label, change, source, limits) with a launch function that zeroes the
 //! one-element result, then calls `launch(T{}, std::integral_constant<int, Block>{}, args, grid)`
 //! with T the element type and Block the block size of `args`.
+//! @tparam Launch a generic callable `(T, std::integral_constant<int, Block>, const ReduceArgs&,
+//!         std::size_t grid)`
 //! @param[in] meta the stage's description; its grid_for, if set, chooses the grid
 //! @param[in] launch a generic callable that launches the stage's kernel on args.stream
 template <class Launch>
@@ -33,11 +35,13 @@ harness::ReduceImpl make_atomic_stage(harness::ReduceImpl meta, Launch launch) {
 }
 
 //! The input pointer of `a` as T.
+//! @tparam T element type of the input
 template <class T>
 const T* input_as(const harness::ReduceArgs& a) {
   return static_cast<const T*>(a.in);
 }
 //! The output pointer of `a` as T.
+//! @tparam T element type of the output
 template <class T>
 T* output_as(const harness::ReduceArgs& a) {
   return static_cast<T*>(a.out);

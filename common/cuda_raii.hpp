@@ -37,7 +37,8 @@ class DeviceBuffer {
   }
   //! Device address of the first byte (nullptr when empty).
   void* data() const { return ptr_; }
-  //! The allocation viewed as an array of T.
+  //! The allocation viewed as an array of T (a cast; no size or alignment check).
+  //! @tparam T element type
   template <class T>
   T* as() const {
     return static_cast<T*>(ptr_);

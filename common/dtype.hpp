@@ -25,7 +25,8 @@ enum class Op {
   min   //!< the smallest element; identity the highest value of the type
 };
 
-//! C++ type of a DType: `DTypeOf<DType::f32>` is float.
+//! C++ type of a DType: `DTypeTraits<DType::f32>::type` is float.
+//! @tparam D the element type; f32, f64, i32 and i64 each have a specialisation
 template <DType D>
 struct DTypeTraits;
 //! float
@@ -50,6 +51,7 @@ struct DTypeTraits<DType::i64> {
 };
 
 //! DType of a C++ type: `dtype_of<float>()` is DType::f32.
+//! @tparam T float, double, int or long long; any other type fails to compile (static_assert)
 template <class T>
 constexpr DType dtype_of() {
   if constexpr (std::is_same_v<T, float>) return DType::f32;
@@ -73,6 +75,10 @@ const char* op_name(Op op);
 Op parse_op(const std::string& s);
 
 //! Calls `f(T{})` with T the C++ type of an input DType (float, double or int).
+//! @tparam F a generic callable taking float, double and int; all three calls must return one type
+//! @param[in] t the run-time input type
+//! @param[in] f called once with a value-initialised T
+//! @return what `f` returns
 //! @throws UsageError for DType::i64, which is an output type only.
 template <class F>
 decltype(auto) with_input_type(DType t, F&& f) {

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+//! The shared harness (common/): command line, inputs, CPU references, verification, timing,
+//! reports, and the ReduceImpl interface through which every chapter's stages are run.
 namespace harness {
 
 //! Exit code of a program whose input was bad (unknown flag, malformed value, unsupported size).

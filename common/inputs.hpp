@@ -38,14 +38,17 @@ inline std::uint64_t splitmix64(std::uint64_t z) {
 std::uint64_t exact_max_value(std::size_t n, int mantissa_bits);
 
 //! Element i of n elements of type T drawn from `dist` with `seed`.
+//! @tparam T float, double or int (the instantiations in inputs.cpp)
 template <class T>
 T generate_value(Dist dist, std::uint64_t seed, std::size_t i, std::size_t n);
 
 //! Fills `out[0..n)` with generate_value<T>(dist, seed, i, n), using every host core.
+//! @tparam T float, double or int (the instantiations in inputs.cpp)
 template <class T>
 void fill_host(T* out, std::size_t n, Dist dist, std::uint64_t seed);
 
 //! Same as fill_host into a new vector.
+//! @tparam T float, double or int
 template <class T>
 std::vector<T> make_host_input(std::size_t n, Dist dist, std::uint64_t seed) {
   std::vector<T> v(n);

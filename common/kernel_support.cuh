@@ -14,6 +14,7 @@ namespace harness {
 
 //! Calls `f(std::integral_constant<int, B>{})` with B equal to `block`, for the power-of-two block
 //! sizes 32..1024, so that kernels templated on their block size can be chosen at run time.
+//! @tparam F a generic callable taking `std::integral_constant<int, B>` for each B above
 //! @throws UsageError for any other block size.
 template <class F>
 void with_block_size(int block, F&& f) {

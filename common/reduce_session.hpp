@@ -24,8 +24,15 @@ void ensure_device_memory(std::size_t bytes, const std::string& what);
 class ReduceSession {
  public:
   //! Uploads `n` host elements of `type` and computes the reference of `op` over them.
+  //! The upload is a synchronous cudaMemcpy; `stream` is where later runs are enqueued.
+  //! @param[in] type input element type: DType::f32, f64 or i32
+  //! @param[in] op operator the reference is computed for
+  //! @param[in] host n elements of `type` in host memory; only read during the constructor
+  //! @param[in] n number of elements (0 allowed)
   //! @param[in] exact_data the data's every partial sum is exact, so results must match exactly
-  //! @throws UsageError if the input does not fit in free device memory
+  //! @param[in] stream stream that args_for() hands to the stages and that poison() uses
+  //! @throws UsageError if the input does not fit in free device memory or `type` is DType::i64;
+  //!         CudaError on CUDA failures
   ReduceSession(DType type, Op op, const void* host, std::size_t n, bool exact_data,
                 cudaStream_t stream);
 

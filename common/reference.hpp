@@ -26,6 +26,7 @@ struct Reference {
 //! Reduces `a[0..n)` with `op` on the CPU using every core; the chunking is fixed, so the result
 //! does not depend on the number of threads. Sums of floats accumulate in double; sums of ints in
 //! int64, exactly. n = 0 gives the identity (0 for sum, -inf/+inf or INT_MIN/INT_MAX for max/min).
+//! @tparam T float, double or int (the instantiations in reference.cpp)
 template <class T>
 Reference compute_reference(const T* a, std::size_t n, Op op);
 
