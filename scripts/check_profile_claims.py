@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Checks, with Nsight Compute counters, the claim each chapter-7 step makes about the profiler.
+
+Every stage program reduce_kernel_0..8 is profiled once (one launch inside its --profile range, at
+n = 2^24 floats, block 256 unless told otherwise) and the counters the chapter talks about are
+compared step by step:
+
+  1 -> 2   shared-memory load instructions fall (partial kept in a register)
+  2 -> 3   branch divergence falls (consecutive threads do the work)
+  3 -> 4   shared-memory bank conflicts fall by more than 90% (sequential addressing)
+  5 -> 6   barriers per block fall by at least 5 (the last warp needs no __syncthreads)
+  5 -> 7   the same for the shuffle tail
+  7 -> 8   DRAM throughput (% of peak) rises (thread coarsening)
+
+It prints every measured number, a verdict per claim, and writes a Markdown table (one row per
+stage, then the claims) to --md. The thresholds are the constants below: where the H200 and this
+compiler disagree with the chapter, the printed numbers say by how much, and a claim can be
+loosened or made non-blocking (required=False) here.
+
+Exit codes: 0 every required claim holds; 1 a required claim failed or profiling failed;
+77 skipped (no GPU, or no ncu), for CTest's SKIP_RETURN_CODE.
+"""
+import argparse
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare_stages as cs  # noqa: E402
+
+# ---- thresholds (edit here) -----------------------------------------------------------------
+SHARED_LD_MIN_DROP = 0.40        # 1 -> 2: shared loads fall by at least 40% (the article: "over 40%")
+DIVERGENCE_MIN_DROP = 0.50       # 2 -> 3: divergent branch targets fall by at least 50%
+BANK_CONFLICT_MIN_DROP = 0.90    # 3 -> 4: bank conflicts (loads + stores) fall by more than 90%
+BARRIERS_MIN_DROP_PER_BLOCK = 5  # 5 -> 6 and 5 -> 7: at least 5 fewer barriers per block
+DRAM_MIN_RISE_POINTS = 2.0       # 7 -> 8: DRAM throughput rises by at least 2 points of peak
+# A "falls" claim on a counter that is zero (or nearly) on both sides is not observable: the
+# compiler may turn a short if into predicated instructions, leaving no branch to diverge.
+NOT_OBSERVABLE_BELOW = 1.0       # both values below this: "not observable"
+
+# (baseline stage, candidate stage, derived key, kind, threshold, required, what the chapter says)
+CLAIMS = [
+    ("reduce_kernel_1", "reduce_kernel_2", "shared_ld", "drop", SHARED_LD_MIN_DROP, True,
+     "shared-memory load instructions fall (register accumulator)"),
+    ("reduce_kernel_2", "reduce_kernel_3", "divergent", "drop", DIVERGENCE_MIN_DROP, True,
+     "branch divergence falls (strided index: active threads are contiguous)"),
+    ("reduce_kernel_3", "reduce_kernel_4", "conflicts", "drop", BANK_CONFLICT_MIN_DROP, True,
+     "shared-memory bank conflicts fall by > 90% (sequential addressing)"),
+    ("reduce_kernel_5", "reduce_kernel_6", "barriers_per_block", "drop_abs", BARRIERS_MIN_DROP_PER_BLOCK, True,
+     "barriers per block fall by >= 5 (last warp without __syncthreads)"),
+    ("reduce_kernel_5", "reduce_kernel_7", "barriers_per_block", "drop_abs", BARRIERS_MIN_DROP_PER_BLOCK, True,
+     "barriers per block fall by >= 5 (warp-shuffle tail)"),
+    ("reduce_kernel_7", "reduce_kernel_8", "dram_pct", "rise_abs", DRAM_MIN_RISE_POINTS, True,
+     "DRAM throughput (% of peak) rises (thread coarsening)"),
+]
+STAGES = ["reduce_kernel_%d" % i for i in range(9)]
+# Extra flags per stage program (stage 6 is profiled in its correct __syncwarp form).
+STAGE_ARGS = {"reduce_kernel_6": ["--last-warp", "syncwarp"]}
+
+TABLE = [  # Markdown columns: (header, derived key, format)
+    ("time (us)", "time_us", "{:.1f}"),
+    ("warp inst.", "inst", "{:,.0f}"),
+    ("shared ld", "shared_ld", "{:,.0f}"),
+    ("shared st", "shared_st", "{:,.0f}"),
+    ("bank conflicts (ld+st)", "conflicts", "{:,.0f}"),
+    ("divergent branch targets", "divergent", "{:,.0f}"),
+    ("threads/inst (pred-on)", None, None),
+    ("barriers/block", "barriers_per_block", "{:.2f}"),
+    ("DRAM % peak", "dram_pct", "{:.1f}"),
+    ("occupancy %", "occupancy_pct", "{:.1f}"),
+    ("top stall (warps/issue)", None, None),
+]
+
+
+def judge(kind, threshold, b, c):
+    """(verdict, measured text): verdict is PASS, FAIL or NOT OBSERVABLE."""
+    if b is None or c is None:
+        return "FAIL", "counter not available (baseline %s, candidate %s)" % (b, c)
+    if kind == "drop":
+        if abs(b) < NOT_OBSERVABLE_BELOW and abs(c) < NOT_OBSERVABLE_BELOW:
+            return "NOT OBSERVABLE", "%.0f -> %.0f (zero on both sides)" % (b, c)
+        drop = (b - c) / b if b else float("-inf")
+        text = "%s -> %s (%s; needs a fall of >= %.0f%%)" % (
+            cs.fmt(b, "{:,.0f}"), cs.fmt(c, "{:,.0f}"), cs.fmt_change(cs.change_pct(b, c)), 100 * threshold)
+        return ("PASS" if drop >= threshold else "FAIL"), text
+    if kind == "drop_abs":
+        text = "%.2f -> %.2f (%+.2f; needs <= -%g)" % (b, c, c - b, threshold)
+        return ("PASS" if b - c >= threshold - 1e-9 else "FAIL"), text
+    if kind == "rise_abs":
+        text = "%.1f -> %.1f (%+.1f points; needs >= +%g)" % (b, c, c - b, threshold)
+        return ("PASS" if c - b >= threshold else "FAIL"), text
+    raise ValueError(kind)
+
+
+def stage_row(name, d):
+    cells = [name]
+    for header, key, f in TABLE:
+        if key:
+            cells.append(cs.fmt(d.get(key), f))
+        elif header.startswith("threads"):
+            cells.append("%s (%s)" % (cs.fmt(d.get("threads_per_inst"), "{:.1f}"),
+                                      cs.fmt(d.get("pred_on_per_inst"), "{:.1f}")))
+        else:
+            top = cs.top_stalls(d.get("stalls", {}), 1)
+            cells.append("%s %.2f" % top[0] if top else "n/a")
+    return cells
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin-dir", default="build/ch07_reduction_opt",
+                    help="folder with reduce_kernel_0..8 (default build/ch07_reduction_opt)")
+    ap.add_argument("--reports", help="where the .ncu-rep files go (default: a temporary folder)")
+    ap.add_argument("--from-reports", action="store_true",
+                    help="do not profile: read <reports>/<stage>.ncu-rep made by an earlier run")
+    ap.add_argument("--n", default="2^24")
+    ap.add_argument("--block", type=int, default=256)
+    ap.add_argument("--type", default="float")
+    ap.add_argument("--ncu", help="ncu executable (default: $NCU, PATH, /usr/local/cuda/bin/ncu)")
+    ap.add_argument("--md", help="write the Markdown table to this file")
+    ap.add_argument("--assume-gpu", action="store_true", help=argparse.SUPPRESS)  # tests only
+    a = ap.parse_args(argv)
+
+    ncu = cs.find_ncu(a.ncu)
+    if not ncu:
+        print("SKIPPED: ncu (Nsight Compute CLI) not found on PATH (or $NCU / --ncu)")
+        return cs.EXIT_SKIP
+    if not a.from_reports and not a.assume_gpu:
+        ok, why = cs.gpu_present()
+        if not ok:
+            print("SKIPPED: no NVIDIA GPU for ncu: " + why)
+            return cs.EXIT_SKIP
+        print("GPU: " + why)
+    if a.from_reports and not a.reports:
+        ap.error("--from-reports needs --reports DIR")
+    reports = a.reports or tempfile.mkdtemp(prefix="ch07_profile_")
+    os.makedirs(reports, exist_ok=True)
+
+    needed = sorted({s for c in CLAIMS for s in c[:2]} | set(STAGES), key=STAGES.index)
+    results, errors = {}, []
+    for st in needed:
+        try:
+            if a.from_reports:
+                rep = os.path.join(reports, st + ".ncu-rep")
+                results[st] = cs.derived(cs.read_report(rep, ncu=ncu))
+            else:
+                prog = os.path.join(a.bin_dir, st)
+                if not os.access(prog, os.X_OK):
+                    raise cs.ProfileError("stage program not found: %s (build first, or pass --bin-dir)" % prog)
+                results[st], rep = cs.measure(prog, reports, st, n=a.n, block=a.block, dtype=a.type,
+                                              ncu=ncu, extra_args=STAGE_ARGS.get(st, []))
+            print("profiled %-16s -> %s" % (st, rep))
+        except cs.ProfileError as e:
+            errors.append("%s: %s" % (st, e))
+            print("ERROR %s: %s" % (st, e))
+
+    header = ["stage"] + [h for h, _, _ in TABLE]
+    rows = [stage_row(st, results[st]) for st in needed if st in results]
+    print("\nCounters at n = %s %s, block %d (one launch each):\n" % (a.n, a.type, a.block))
+    print(cs.text_table(header, rows))
+
+    verdicts, failed = [], False
+    for base, cand, key, kind, thr, required, text in CLAIMS:
+        if base not in results or cand not in results:
+            verdict, measured = "FAIL", "stage not profiled"
+        else:
+            verdict, measured = judge(kind, thr, results[base].get(key), results[cand].get(key))
+        blocking = required and verdict != "PASS"
+        failed = failed or blocking
+        if verdict != "PASS" and not required:
+            verdict += " (not required)"
+        step = "%s -> %s" % (base.replace("reduce_kernel_", ""), cand.replace("reduce_kernel_", ""))
+        verdicts.append([step, text, key, measured, verdict])
+    print("\nClaims:\n")
+    print(cs.text_table(["step", "claim", "counter", "measured", "verdict"], verdicts, left=5))
+    for v in verdicts:
+        if v[4].startswith("NOT OBSERVABLE"):
+            print("\nnote: %s: the counter is zero on both sides; the compiler predicated the branch, so\n"
+                  "      divergence shows as predicated-off lanes (threads/inst column), not as branches."
+                  % v[0])
+    if errors:
+        print("\n%d stage(s) could not be profiled:\n  %s" % (len(errors), "\n  ".join(errors)))
+
+    if a.md:
+        os.makedirs(os.path.dirname(os.path.abspath(a.md)), exist_ok=True)
+        with open(a.md, "w") as f:
+            f.write("## Chapter 7: profiler counters, stage by stage\n\n")
+            f.write("One launch per stage inside its `--profile` range: `ncu --profile-from-start off "
+                    "--clock-control none --launch-count 1 --metrics ...`, n = %s %s, block %d. "
+                    "Made by `scripts/check_profile_claims.py`.\n\n" % (a.n, a.type, a.block))
+            f.write(cs.markdown_table(header, rows))
+            f.write("\nthreads/inst: active threads per warp instruction (predicated-on threads in "
+                    "parentheses); barriers/block: BAR warp instructions / (blocks x warps per block); "
+                    "stalls in warps per issued instruction.\n\n### Claims\n\n")
+            f.write(cs.markdown_table(["step", "claim", "counter", "measured", "verdict"], verdicts, left=5))
+        print("\nMarkdown: " + a.md)
+    print("\nreports: " + reports)
+    if errors or failed:
+        print("RESULT: FAILED (see the verdicts above; thresholds are constants at the top of %s)"
+              % os.path.basename(__file__))
+        return 1
+    print("RESULT: every required claim holds")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

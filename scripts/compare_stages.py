@@ -1,0 +1,514 @@
+#!/usr/bin/env python3
+"""Compare the Nsight Compute counters of two stages: a baseline and a candidate.
+
+Each side is either a stage program (it is profiled now) or an existing report (.ncu-rep, read
+with `ncu --import`). A stage program is run as
+
+    ncu --profile-from-start off --clock-control none --launch-count 1 --metrics <list> \\
+        -o <report> <program> --profile --n <n> --block <block> --type <type> <extra args>
+
+so only the one launch inside the program's --profile range is measured, and the report is kept
+(open it in the Nsight Compute GUI and use "Add Baseline" for the full picture). The counters are
+then read back with `ncu --import <report> --csv --page raw --print-units base
+--print-metric-instances details` and printed as a table: baseline, candidate, change %.
+
+Examples
+  scripts/compare_stages.py build/ch07_reduction_opt/reduce_kernel_3 build/ch07_reduction_opt/reduce_kernel_4
+  scripts/compare_stages.py --n 2^26 --candidate-args "--last-warp volatile" \\
+      build/ch07_reduction_opt/reduce_kernel_5 build/ch07_reduction_opt/reduce_kernel_6
+  scripts/compare_stages.py profiles/reduce_kernel_3.ncu-rep profiles/reduce_kernel_4.ncu-rep
+  scripts/compare_stages.py --print-metrics        # the metric list, for ncu --metrics
+
+Python standard library only. Also imported by check_profile_claims.py.
+"""
+import argparse
+import csv
+import io
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# The counters collected, with what each tells a reader. Names are those of Nsight Compute 2025.x
+# on sm_90; a name this ncu does not know is dropped with a warning (see collect()), never fatal.
+METRICS = [
+    ("gpu__time_duration.sum", "kernel duration (ns)"),
+    ("launch__grid_size", "blocks in the grid"),
+    ("launch__block_size", "threads per block"),
+    ("launch__registers_per_thread", "registers per thread"),
+    ("smsp__inst_executed.sum", "warp instructions executed"),
+    ("smsp__sass_inst_executed_op_shared_ld.sum", "shared-memory load instructions (warp level)"),
+    ("smsp__sass_inst_executed_op_shared_st.sum", "shared-memory store instructions (warp level)"),
+    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "bank conflicts of shared loads"),
+    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "bank conflicts of shared stores"),
+    ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared-load wavefronts"),
+    ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared-store wavefronts"),
+    ("smsp__sass_branch_targets_threads_divergent.sum", "divergent branch targets"),
+    ("smsp__thread_inst_executed_per_inst_executed.ratio", "active threads per warp instruction"),
+    ("smsp__thread_inst_executed_pred_on_per_inst_executed.ratio",
+     "predicated-on threads per warp instruction"),
+    ("sass__inst_executed_per_opcode", "warp instructions per SASS opcode (BAR = barriers)"),
+    ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput, % of peak"),
+    ("dram__bytes_read.sum", "DRAM bytes read"),
+    ("sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy, %"),
+    (r"regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio",
+     "warps stalled per issued instruction, by reason"),
+]
+METRIC_NAMES = [m for m, _ in METRICS]
+
+STALL_RE = re.compile(r"^smsp__average_warps_issue_stalled_(.+)_per_issue_active\.ratio$")
+
+# Rows of the comparison table: (key of derived(), label, format, which way is better).
+ROWS = [
+    ("time_us", "kernel time (us)", "{:.2f}", "lower"),
+    ("inst", "warp instructions executed", "{:,.0f}", "lower"),
+    ("shared_ld", "shared load instructions", "{:,.0f}", "lower"),
+    ("shared_st", "shared store instructions", "{:,.0f}", "lower"),
+    ("conflicts_ld", "bank conflicts (shared loads)", "{:,.0f}", "lower"),
+    ("conflicts_st", "bank conflicts (shared stores)", "{:,.0f}", "lower"),
+    ("divergent", "divergent branch targets", "{:,.0f}", "lower"),
+    ("threads_per_inst", "active threads / warp instruction", "{:.2f}", "higher"),
+    ("pred_on_per_inst", "predicated-on threads / warp inst.", "{:.2f}", "higher"),
+    ("barriers", "barrier (BAR) warp instructions", "{:,.0f}", "lower"),
+    ("barriers_per_block", "barriers per block", "{:.2f}", "lower"),
+    ("dram_pct", "DRAM throughput (% of peak)", "{:.1f}", "higher"),
+    ("occupancy_pct", "achieved occupancy (%)", "{:.1f}", "higher"),
+]
+
+EXIT_SKIP = 77
+
+
+class ProfileError(RuntimeError):
+    """ncu or the profiled program failed; the message says what to do."""
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing ncu's CSV
+# --------------------------------------------------------------------------------------------
+
+_NUMBER_RE = re.compile(r"^[+-]?(\d{1,3}(,\d{3})+|\d+)(\.\d*)?([eE][+-]?\d+)?$")
+
+
+def parse_number(text):
+    """A float from one ncu CSV cell ("1,234,567", "12.5", "3.2e+05"), None for "n/a" or ""."""
+    if text is None:
+        return None
+    s = text.strip().strip('"').strip()
+    if s == "" or s.lower() in ("n/a", "nan", "-"):
+        return None
+    if _NUMBER_RE.match(s):
+        return float(s.replace(",", ""))
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def parse_instances(text):
+    """An instanced metric printed with --print-metric-instances details:
+    "TOTAL (NAME: VALUE; NAME: VALUE; ...)" -> (total, {name: value}). A plain number gives
+    (value, {}). Thousands separators are accepted inside the numbers."""
+    if text is None:
+        return None, {}
+    s = text.strip()
+    m = re.match(r"^([^()]*?)\s*\((.*)\)\s*$", s, re.S)
+    if not m:
+        return parse_number(s), {}
+    total = parse_number(m.group(1))
+    parts = {}
+    for item in re.split(r";\s*", m.group(2)):
+        if not item.strip() or ":" not in item:
+            continue
+        name, value = item.rsplit(":", 1)
+        v = parse_number(value)
+        if v is not None:
+            parts[name.strip()] = parts.get(name.strip(), 0.0) + v
+    if total is None and parts:
+        total = sum(parts.values())
+    return total, parts
+
+
+def parse_raw_csv(text):
+    """Rows of `ncu --csv --page raw` output as a list of {column: cell} dicts, one per profiled
+    kernel. Lines before the header (==PROF== messages, program output) and the units row that
+    follows the header are skipped."""
+    lines = text.splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith('"ID"') or l.startswith("ID,")), None)
+    if start is None:
+        start = next((i for i, l in enumerate(lines) if '"Kernel Name"' in l), None)
+    if start is None:
+        return []
+    reader = csv.reader(io.StringIO("\n".join(lines[start:])))
+    rows = list(reader)
+    if not rows:
+        return []
+    header = rows[0]
+    out = []
+    for r in rows[1:]:
+        if len(r) != len(header):
+            continue
+        rec = dict(zip(header, r))
+        # The units row has an empty ID and kernel name (and units such as "inst", "nsecond").
+        key = "ID" if "ID" in rec else "Kernel Name"
+        if not rec.get(key, "").strip() or (key == "ID" and parse_number(rec["ID"]) is None):
+            continue
+        out.append(rec)
+    return out
+
+
+def metrics_of_kernel(rec):
+    """{metric name: value} of one kernel's row; instanced metrics become (total, {instance: v})."""
+    out = {}
+    for col, cell in rec.items():
+        if "__" not in col:  # ID, Kernel Name, Block Size ... are not metrics
+            continue
+        if "(" in cell and ":" in cell:
+            out[col] = parse_instances(cell)
+        else:
+            out[col] = parse_number(cell)
+    return out
+
+
+def aggregate(kernels):
+    """One {metric: value} for several profiled kernels (--launch-count > 1): counters (.sum,
+    instanced) add up; ratios and percentages are averaged, weighted by kernel duration."""
+    if len(kernels) == 1:
+        return dict(kernels[0])
+    weights = [(k.get("gpu__time_duration.sum") or 1.0) for k in kernels]
+    total_w = sum(weights) or 1.0
+    out = {}
+    names = {n for k in kernels for n in k}
+    for n in names:
+        vals = [k.get(n) for k in kernels]
+        if any(isinstance(v, tuple) for v in vals):
+            tot, parts = 0.0, {}
+            for v in vals:
+                if isinstance(v, tuple):
+                    tot += v[0] or 0.0
+                    for p, x in v[1].items():
+                        parts[p] = parts.get(p, 0.0) + x
+            out[n] = (tot, parts)
+        elif n.endswith(".sum") or n == "launch__grid_size":
+            out[n] = sum(v for v in vals if v is not None) if any(v is not None for v in vals) else None
+        else:
+            pairs = [(v, w) for v, w in zip(vals, weights) if v is not None]
+            out[n] = sum(v * w for v, w in pairs) / sum(w for _, w in pairs) if pairs else None
+    return out
+
+
+def opcode_count(value, opcode):
+    """Warp instructions whose SASS opcode is `opcode` (BAR, BAR.SYNC..., any modifiers) in the
+    instanced sass__inst_executed_per_opcode value."""
+    if not isinstance(value, tuple):
+        return None
+    return sum(v for name, v in value[1].items() if name.split(".")[0].strip().upper() == opcode)
+
+
+def derived(m):
+    """The quantities the chapter talks about, from one kernel's (or an aggregate's) metrics."""
+    def g(name):
+        v = m.get(name)
+        return v[0] if isinstance(v, tuple) else v
+
+    d = {}
+    t = g("gpu__time_duration.sum")
+    d["time_us"] = t / 1000.0 if t is not None else None
+    d["inst"] = g("smsp__inst_executed.sum")
+    d["shared_ld"] = g("smsp__sass_inst_executed_op_shared_ld.sum")
+    d["shared_st"] = g("smsp__sass_inst_executed_op_shared_st.sum")
+    d["conflicts_ld"] = g("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")
+    d["conflicts_st"] = g("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
+    if d["conflicts_ld"] is not None or d["conflicts_st"] is not None:
+        d["conflicts"] = (d["conflicts_ld"] or 0.0) + (d["conflicts_st"] or 0.0)
+    else:
+        d["conflicts"] = None
+    d["wavefronts_ld"] = g("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
+    d["divergent"] = g("smsp__sass_branch_targets_threads_divergent.sum")
+    d["threads_per_inst"] = g("smsp__thread_inst_executed_per_inst_executed.ratio")
+    d["pred_on_per_inst"] = g("smsp__thread_inst_executed_pred_on_per_inst_executed.ratio")
+    d["barriers"] = opcode_count(m.get("sass__inst_executed_per_opcode"), "BAR")
+    grid, block = g("launch__grid_size"), g("launch__block_size")
+    if d["barriers"] is not None and grid and block:
+        warps_per_block = max(1.0, -(-block // 32))
+        d["barriers_per_block"] = d["barriers"] / (grid * warps_per_block)
+    else:
+        d["barriers_per_block"] = None
+    d["grid"], d["block"] = grid, block
+    d["dram_pct"] = g("dram__throughput.avg.pct_of_peak_sustained_elapsed")
+    d["dram_bytes"] = g("dram__bytes_read.sum")
+    d["occupancy_pct"] = g("sm__warps_active.avg.pct_of_peak_sustained_active")
+    stalls = {}
+    for name, v in m.items():
+        s = STALL_RE.match(name)
+        if s and "not_issued" not in s.group(1):
+            val = v[0] if isinstance(v, tuple) else v
+            if val is not None:
+                stalls[s.group(1)] = val
+    d["stalls"] = stalls
+    return d
+
+
+def top_stalls(stalls, k=3):
+    """The k largest stall reasons as [(reason, warps per issued instruction)]."""
+    return sorted(stalls.items(), key=lambda kv: -kv[1])[:k]
+
+
+# --------------------------------------------------------------------------------------------
+# Running ncu
+# --------------------------------------------------------------------------------------------
+
+def find_ncu(explicit=None):
+    """Path of ncu: --ncu, $NCU, PATH, then the usual CUDA install folders; None if absent."""
+    for cand in (explicit, os.environ.get("NCU")):
+        if cand:
+            return shutil.which(cand) or (cand if os.access(cand, os.X_OK) else None)
+    found = shutil.which("ncu")
+    if found:
+        return found
+    for cand in ("/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/ncu"):
+        if os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def gpu_present():
+    """(True, names) when `nvidia-smi -L` lists at least one GPU, else (False, reason)."""
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False, "nvidia-smi not found"
+    try:
+        r = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return False, "nvidia-smi -L failed: %s" % e
+    gpus = [l for l in r.stdout.splitlines() if l.startswith("GPU ")]
+    if r.returncode != 0 or not gpus:
+        return False, "nvidia-smi -L lists no GPU (%s)" % (r.stderr.strip() or r.stdout.strip() or "rc %d" % r.returncode)
+    return True, "; ".join(gpus)
+
+
+_UNKNOWN = set()  # metric names this ncu rejected earlier in this process
+_UNKNOWN_METRIC_RE = re.compile(r"Failed to find metric\s+(\S+)")
+
+
+def _unknown_metrics(output, requested):
+    """Requested metric names that ncu reported it does not know."""
+    bad = set()
+    for m in _UNKNOWN_METRIC_RE.finditer(output):
+        said = m.group(1).strip().strip('"').rstrip(".")
+        for req in requested:
+            base = req.split(".")[0]
+            if said == req or said.startswith("regex:") and (req in said or base in said) \
+                    or said == base or req.startswith("regex:") and said == req:
+                bad.add(req)
+    return bad
+
+
+def _tail(text, n=25):
+    return "\n".join(text.strip().splitlines()[-n:])
+
+
+def profile(program, report, n="2^24", block=256, dtype="float", extra_args=(), ncu=None,
+            metrics=None, launch_count=1, sections=(), timeout=900, log=print):
+    """Profiles the launch inside `program --profile` into `report` (.ncu-rep added by ncu).
+    Returns (report path, metrics that this ncu did not know and that were dropped)."""
+    ncu = ncu or find_ncu()
+    if not ncu:
+        raise ProfileError("ncu (Nsight Compute CLI) not found: put it on PATH or pass --ncu")
+    metrics = [m for m in (metrics if metrics is not None else METRIC_NAMES) if m not in _UNKNOWN]
+    dropped = []
+    base = report[:-len(".ncu-rep")] if report.endswith(".ncu-rep") else report
+    os.makedirs(os.path.dirname(os.path.abspath(base)), exist_ok=True)
+    while True:
+        cmd = [ncu, "--profile-from-start", "off", "--clock-control", "none",
+               "--launch-count", str(launch_count), "--force-overwrite", "-o", base]
+        for s in sections:
+            cmd += ["--section", s]
+        if metrics:
+            cmd += ["--metrics", ",".join(metrics)]
+        cmd += [program, "--profile", "--n", str(n), "--block", str(block), "--type", dtype]
+        cmd += list(extra_args)
+        shown = [c if not (c.startswith("gpu__") or c.startswith("regex:") or c.count(",") > 3)
+                 else "<%d metrics: compare_stages.py --print-metrics>" % len(metrics) for c in cmd]
+        log("$ " + " ".join(shlex.quote(c) if not c.startswith("<") else c for c in shown))
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise ProfileError("ncu did not finish within %d s: %s" % (timeout, " ".join(cmd)))
+        out = r.stdout + "\n" + r.stderr
+        bad = _unknown_metrics(out, metrics)
+        if bad:
+            for b in sorted(bad):
+                log("WARNING: this ncu does not know metric %s: dropped (its rows show n/a)" % b)
+            dropped += sorted(bad)
+            _UNKNOWN.update(bad)  # not asked again in this process
+            metrics = [m for m in metrics if m not in bad]
+            continue
+        if r.returncode != 0 or not os.path.exists(base + ".ncu-rep"):
+            hint = ""
+            if "ERR_NVGPUCTRPERM" in out:
+                hint = ("\nhint: this user may not read GPU performance counters; run as root or "
+                        "allow it (NVreg_RestrictProfilingToAdminUsers=0)")
+            elif "No kernels were profiled" in out:
+                hint = ("\nhint: no kernel ran inside the --profile range: is this a stage program "
+                        "with --profile, and do its other flags pass validation?")
+            raise ProfileError("ncu failed (exit %d) profiling %s%s\n%s"
+                               % (r.returncode, program, hint, _tail(out)))
+        if "No kernels were profiled" in out:
+            raise ProfileError("ncu profiled no kernel of %s: is --profile supported?\n%s" % (program, _tail(out)))
+        return base + ".ncu-rep", dropped
+
+
+def read_report(report, ncu=None, timeout=300):
+    """{metric: value} of the kernel(s) in `report` (aggregated when there are several)."""
+    ncu = ncu or find_ncu()
+    if not ncu:
+        raise ProfileError("ncu (Nsight Compute CLI) not found: it is needed to read %s" % report)
+    if not os.path.exists(report):
+        raise ProfileError("no such report: %s" % report)
+    cmd = [ncu, "--import", report, "--csv", "--page", "raw", "--print-units", "base",
+           "--print-metric-instances", "details"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise ProfileError("ncu --import failed (exit %d) on %s\n%s" % (r.returncode, report, _tail(r.stdout + r.stderr)))
+    kernels = [metrics_of_kernel(rec) for rec in parse_raw_csv(r.stdout)]
+    if not kernels:
+        raise ProfileError("%s holds no profiled kernel\n%s" % (report, _tail(r.stdout + r.stderr)))
+    return aggregate(kernels)
+
+
+def measure(target, out_dir, name=None, **kw):
+    """derived() of a stage: `target` is a .ncu-rep to read or a program to profile first."""
+    ncu = kw.get("ncu")
+    if target.endswith(".ncu-rep"):
+        return derived(read_report(target, ncu=ncu)), target
+    if not (os.path.isfile(target) and os.access(target, os.X_OK)):
+        raise ProfileError("%s is neither a stage program nor an .ncu-rep report" % target)
+    name = name or os.path.basename(target)
+    rep, _ = profile(target, os.path.join(out_dir, name), **kw)
+    return derived(read_report(rep, ncu=ncu)), rep
+
+
+# --------------------------------------------------------------------------------------------
+# Tables
+# --------------------------------------------------------------------------------------------
+
+def fmt(v, f):
+    return "n/a" if v is None else f.format(v)
+
+
+def change_pct(base, cand):
+    """Relative change in %, or None when it is not defined."""
+    if base is None or cand is None:
+        return None
+    if base == 0:
+        return 0.0 if cand == 0 else float("inf")
+    return 100.0 * (cand - base) / abs(base)
+
+
+def fmt_change(c):
+    if c is None:
+        return "n/a"
+    if c == float("inf"):
+        return "new"
+    return "%+.1f%%" % c
+
+
+def comparison_rows(base, cand):
+    """[[label, baseline, candidate, change]] for the table, stall reasons last."""
+    rows = []
+    for key, label, f, _ in ROWS:
+        b, c = base.get(key), cand.get(key)
+        if b is None and c is None:
+            continue
+        rows.append([label, fmt(b, f), fmt(c, f), fmt_change(change_pct(b, c))])
+    reasons = [r for r, _ in top_stalls(base["stalls"])]
+    reasons += [r for r, _ in top_stalls(cand["stalls"]) if r not in reasons]
+    for r in reasons:
+        b, c = base["stalls"].get(r), cand["stalls"].get(r)
+        rows.append(["stall: " + r + " (warps/issue)", fmt(b, "{:.2f}"), fmt(c, "{:.2f}"),
+                     fmt_change(change_pct(b, c))])
+    return rows
+
+
+def text_table(header, rows, left=1):
+    """Aligned plain-text table; the first `left` columns are left-aligned, the others right."""
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    line = lambda r: "  ".join(str(x).ljust(w) if i < left else str(x).rjust(w)
+                               for i, (x, w) in enumerate(zip(r, widths))).rstrip()
+    return "\n".join([line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in rows])
+
+
+def markdown_table(header, rows, left=1):
+    """Markdown table; the first `left` columns are left-aligned, the others right."""
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join(["---"] * left + ["---:"] * (len(header) - left)) + "|"]
+    out += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("baseline", nargs="?", help="stage program or .ncu-rep report")
+    ap.add_argument("candidate", nargs="?", help="stage program or .ncu-rep report")
+    ap.add_argument("--n", default="2^24", help="elements (default 2^24)")
+    ap.add_argument("--block", type=int, default=256, help="threads per block (default 256)")
+    ap.add_argument("--type", default="float", help="element type (default float)")
+    ap.add_argument("--args", default="", help="extra flags for both programs")
+    ap.add_argument("--baseline-args", default="", help="extra flags for the baseline program")
+    ap.add_argument("--candidate-args", default="", help="extra flags for the candidate program")
+    ap.add_argument("--launch-count", type=int, default=1,
+                    help="kernels to profile in the --profile range (default 1; counters of several add up)")
+    ap.add_argument("--out-dir", default="profiles", help="where reports are written (default ./profiles)")
+    ap.add_argument("--ncu", help="ncu executable (default: $NCU, PATH, /usr/local/cuda/bin/ncu)")
+    ap.add_argument("--md", help="also write the table as Markdown to this file")
+    ap.add_argument("--print-metrics", action="store_true", help="print the metric list and exit")
+    a = ap.parse_args(argv)
+
+    if a.print_metrics:
+        print(",".join(METRIC_NAMES))
+        return 0
+    if not a.baseline or not a.candidate:
+        ap.error("give a baseline and a candidate (stage programs or .ncu-rep reports)")
+    ncu = find_ncu(a.ncu)
+    if not ncu:
+        print("SKIPPED: ncu (Nsight Compute CLI) not found; pass --ncu or put it on PATH")
+        return EXIT_SKIP
+    needs_gpu = not (a.baseline.endswith(".ncu-rep") and a.candidate.endswith(".ncu-rep"))
+    if needs_gpu:
+        ok, why = gpu_present()
+        if not ok:
+            print("SKIPPED: profiling needs an NVIDIA GPU: " + why)
+            return EXIT_SKIP
+    common = shlex.split(a.args)
+    kw = dict(n=a.n, block=a.block, dtype=a.type, ncu=ncu, launch_count=a.launch_count,
+              log=lambda s: print(s, file=sys.stderr))
+    try:
+        names = [os.path.basename(a.baseline), os.path.basename(a.candidate)]
+        if names[0] == names[1]:
+            names = [names[0] + "_baseline", names[1] + "_candidate"]
+        base, brep = measure(a.baseline, a.out_dir, names[0],
+                             extra_args=common + shlex.split(a.baseline_args), **kw)
+        cand, crep = measure(a.candidate, a.out_dir, names[1],
+                             extra_args=common + shlex.split(a.candidate_args), **kw)
+    except ProfileError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
+    header = ["counter", "baseline", "candidate", "change"]
+    rows = comparison_rows(base, cand)
+    print("baseline:  %s\ncandidate: %s\n" % (brep, crep))
+    print(text_table(header, rows))
+    if a.md:
+        with open(a.md, "w") as f:
+            f.write("baseline `%s`, candidate `%s`, n = %s, block %d, %s\n\n"
+                    % (os.path.basename(brep), os.path.basename(crep), a.n, a.block, a.type))
+            f.write(markdown_table(header, rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

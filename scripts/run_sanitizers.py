@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Runs compute-sanitizer's four tools over every reduction stage program of chapters 7 and 8.
+
+  memcheck, racecheck, synccheck, initcheck  x  reduce_kernel_* (ch07), reduce_stage_* (ch08)
+  x  --n 1000 and --n 4099 (neither a multiple of the block), --iters 1 --warmup 0
+
+Every run must be clean (exit 0, "ERROR SUMMARY: 0 errors", and for racecheck "0 hazards"),
+with one exception that is the lesson of stage 6: `reduce_kernel_6 --last-warp volatile` under
+racecheck MUST report hazards (the legacy warp-synchronous tail is a data race since Volta); the
+hazard count is printed. Stage 6's correct form (--last-warp syncwarp) must be clean like the rest.
+
+Exit codes: 0 all as expected; 1 something was not; 77 skipped (no GPU or no compute-sanitizer),
+for CTest's SKIP_RETURN_CODE. Logs of every run go to --log-dir.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_stages import gpu_present  # noqa: E402
+
+EXIT_SKIP = 77
+ERROR_EXIT = 86  # --error-exitcode: what compute-sanitizer returns when it found errors
+TOOLS = ["memcheck", "racecheck", "synccheck", "initcheck"]
+SIZES = ["1000", "4099"]
+PROGRAM_GLOBS = [("ch07_reduction_opt", "reduce_kernel_[0-9]*"),
+                 ("ch08_reduction_scan_histogram", "reduce_stage_[0-9]*")]
+# Programs with variants: one run per variant, with these extra flags.
+VARIANTS = {"reduce_kernel_6": [("syncwarp", ["--last-warp", "syncwarp"]),
+                                ("volatile", ["--last-warp", "volatile"])]}
+# (program, variant, tool) whose hazards are the lesson: they must be reported.
+EXPECTED_HAZARDS = {("reduce_kernel_6", "volatile", "racecheck")}
+TOOL_FLAGS = {
+    "memcheck": [],
+    "racecheck": ["--racecheck-report", "analysis"],
+    "synccheck": [],
+    "initcheck": [],
+}
+
+ERROR_SUMMARY_RE = re.compile(r"ERROR SUMMARY:\s*([\d,]+)\s+errors?")
+RACE_SUMMARY_RE = re.compile(
+    r"RACECHECK SUMMARY:\s*([\d,]+)\s+hazards?\s+displayed\s*\(([\d,]+)\s+errors?,\s*([\d,]+)\s+warnings?\)")
+HAZARD_COUNT_RE = re.compile(r"\[([\d,]+)\s+hazards?\]")
+
+
+def num(s):
+    return int(s.replace(",", ""))
+
+
+def parse_output(text):
+    """What a sanitizer run printed: {'errors': N or None, 'hazards': N or None,
+    'race_errors': N, 'race_warnings': N, 'hazard_instances': sum of the [k hazards] tags}."""
+    r = {"errors": None, "hazards": None, "race_errors": 0, "race_warnings": 0, "hazard_instances": 0}
+    errs = ERROR_SUMMARY_RE.findall(text)
+    if errs:
+        r["errors"] = sum(num(e) for e in errs)
+    races = RACE_SUMMARY_RE.findall(text)
+    if races:
+        r["hazards"] = sum(num(h) for h, _, _ in races)
+        r["race_errors"] = sum(num(e) for _, e, _ in races)
+        r["race_warnings"] = sum(num(w) for _, _, w in races)
+    r["hazard_instances"] = sum(num(h) for h in HAZARD_COUNT_RE.findall(text))
+    return r
+
+
+def find_programs(build_dir):
+    """[(name, path)] of the stage programs that exist, chapter 7 first."""
+    found = []
+    for sub, pattern in PROGRAM_GLOBS:
+        for path in sorted(glob.glob(os.path.join(build_dir, sub, pattern)),
+                           key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p)]):
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                found.append((os.path.basename(path), path))
+    return found
+
+
+def judge(name, variant, tool, rc, out):
+    """(ok, summary text) for one run."""
+    p = parse_output(out)
+    expected = (name, variant, tool) in EXPECTED_HAZARDS
+    if tool == "racecheck":
+        hazards = p["hazards"]
+        detail = "%s hazards (%d errors, %d warnings)" % (
+            "?" if hazards is None else hazards, p["race_errors"], p["race_warnings"])
+        if p["hazard_instances"]:
+            detail += ", %d hazard instances" % p["hazard_instances"]
+        if expected:
+            if hazards:
+                return True, "hazards reported, as expected (the lesson): " + detail
+            return False, ("expected racecheck to report hazards in the legacy volatile warp tail, "
+                           "but it reported none: " + detail)
+        if hazards is None:
+            return False, "no RACECHECK SUMMARY line (exit %d): did the program run?" % rc
+        if hazards or rc != 0:
+            return False, "racecheck: %s, exit %d" % (detail, rc)
+        return True, "clean"
+    if p["errors"] is None:
+        return False, "no ERROR SUMMARY line (exit %d): did the program run?" % rc
+    if p["errors"] or rc != 0:
+        return False, "%d errors, exit %d%s" % (p["errors"], rc,
+                                                " (the program itself failed)" if rc not in (0, ERROR_EXIT) else "")
+    return True, "clean"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", default="build", help="the CMake build folder (default build)")
+    ap.add_argument("--sizes", default=",".join(SIZES), help="comma-separated --n values (default 1000,4099)")
+    ap.add_argument("--tools", default=",".join(TOOLS), help="comma-separated tools (default all four)")
+    ap.add_argument("--only", default="", help="comma-separated program names to run (default all found)")
+    ap.add_argument("--log-dir", default="sanitizer-logs", help="one log per run (default ./sanitizer-logs)")
+    ap.add_argument("--sanitizer", help="compute-sanitizer executable (default: PATH, /usr/local/cuda/bin)")
+    ap.add_argument("--timeout", type=int, default=600, help="seconds per run (default 600)")
+    ap.add_argument("--assume-gpu", action="store_true", help=argparse.SUPPRESS)  # tests only
+    a = ap.parse_args(argv)
+
+    san = a.sanitizer or shutil.which("compute-sanitizer")
+    if not san and os.access("/usr/local/cuda/bin/compute-sanitizer", os.X_OK):
+        san = "/usr/local/cuda/bin/compute-sanitizer"
+    if not san:
+        print("SKIPPED: compute-sanitizer not found on PATH (or /usr/local/cuda/bin, or --sanitizer)")
+        return EXIT_SKIP
+    if not a.assume_gpu:
+        ok, why = gpu_present()
+        if not ok:
+            print("SKIPPED: no NVIDIA GPU for compute-sanitizer: " + why)
+            return EXIT_SKIP
+        print("GPU: " + why)
+    tools = [t for t in a.tools.split(",") if t]
+    bad_tools = [t for t in tools if t not in TOOLS]
+    if bad_tools:
+        ap.error("unknown tool(s): %s (choose from %s)" % (", ".join(bad_tools), ", ".join(TOOLS)))
+    sizes = [s for s in a.sizes.split(",") if s]
+    programs = find_programs(a.build_dir)
+    if a.only:
+        wanted = set(a.only.split(","))
+        programs = [p for p in programs if p[0] in wanted]
+    if not programs:
+        print("FAILED: no stage programs under %s (build first: cmake --build %s)" % (a.build_dir, a.build_dir))
+        return 1
+    os.makedirs(a.log_dir, exist_ok=True)
+    print("%s: %d programs x %d tools x %d sizes; logs in %s"
+          % (san, len(programs), len(tools), len(sizes), a.log_dir))
+
+    results, failures = [], 0
+    for name, path in programs:
+        for variant, vflags in VARIANTS.get(name, [("", [])]):
+            for tool in tools:
+                for n in sizes:
+                    label = name + ("[%s]" % variant if variant else "")
+                    log = os.path.join(a.log_dir, "%s%s_%s_n%s.log" % (name, "_" + variant if variant else "", tool, n))
+                    cmd = [san, "--tool", tool, "--error-exitcode", str(ERROR_EXIT)] + TOOL_FLAGS[tool]
+                    cmd += [path, "--n", n, "--iters", "1", "--warmup", "0"] + vflags
+                    t0 = time.time()
+                    try:
+                        r = subprocess.run(cmd, capture_output=True, text=True, timeout=a.timeout)
+                        rc, out = r.returncode, r.stdout + "\n" + r.stderr
+                    except subprocess.TimeoutExpired as e:
+                        rc, out = -1, "TIMEOUT after %d s\n%s" % (a.timeout, e.stdout or "")
+                    with open(log, "w") as f:
+                        f.write("$ " + " ".join(cmd) + "\n" + out)
+                    if rc == EXIT_SKIP and "Nothing was run" in out:
+                        ok, what = False, "the program found no GPU (exit 77) under the sanitizer"
+                    elif rc == -1:
+                        ok, what = False, "timed out after %d s" % a.timeout
+                    else:
+                        ok, what = judge(name, variant, tool, rc, out)
+                    failures += 0 if ok else 1
+                    line = "%-4s %-28s %-9s n=%-5s %5.1fs  %s" % ("ok" if ok else "FAIL", label, tool, n,
+                                                                time.time() - t0, what)
+                    print(line, flush=True)
+                    if not ok:
+                        print("      log: %s" % log)
+                    results.append(line)
+    print("\n%d runs, %d not as expected" % (len(results), failures))
+    if failures:
+        print("RESULT: FAILED")
+        return 1
+    print("RESULT: every stage clean under %s; the volatile warp tail's races were reported" % ", ".join(tools)
+          if "racecheck" in tools and any(n == "reduce_kernel_6" for n, _ in programs)
+          else "RESULT: every run clean")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""A stand-in for `ncu`, for testing the profiling scripts on a machine without a GPU.
+
+Profiling (`-o BASE ... PROGRAM --profile ...`) writes BASE.ncu-rep as JSON holding counters shaped
+like chapter 7's stages at n = 2^24, block 256 (per-warp counts read from the sm_90 SASS);
+`--import REP --csv --page raw` prints them the way ncu does: a ==PROF== line, the header, a units
+row, one row per kernel, numbers with thousands separators, instanced metrics as
+"TOTAL (NAME: V; NAME: V)". FAKE_NCU_UNKNOWN="a,b" makes it reject those metric names as ncu does.
+"""
+import json
+import os
+import sys
+
+BLOCKS = 65536
+WARPS = BLOCKS * 8
+# stage: (shared ld/warp, shared st/warp, BAR/warp, conflicts total, divergent, dram %, grid)
+STAGES = {
+    "reduce_kernel_0": (0, 0, 0, 0, 0, 3.0, BLOCKS),
+    "reduce_kernel_1": (17, 9, 9, 3.1e6, 0, 40.0, BLOCKS),
+    "reduce_kernel_2": (8, 9, 9, 1.5e6, 0, 45.0, BLOCKS),
+    "reduce_kernel_3": (16, 9, 9, 9.0e6, 0, 42.0, BLOCKS),
+    "reduce_kernel_4": (17, 9, 9, 0, 0, 50.0, BLOCKS),
+    "reduce_kernel_5": (8, 9, 9, 0, 0, 55.0, BLOCKS),
+    "reduce_kernel_6": (8, 8, 3, 0, 0, 60.0, BLOCKS),
+    "reduce_kernel_7": (3, 4, 4, 0, 0, 62.0, BLOCKS),
+    "reduce_kernel_8": (3, 4, 4, 0, 0, 88.0, 2048),
+}
+
+
+def main(argv):
+    unknown = [u for u in os.environ.get("FAKE_NCU_UNKNOWN", "").split(",") if u]
+    if "--import" in argv:
+        rep = argv[argv.index("--import") + 1]
+        data = json.load(open(rep))
+        print("==PROF== fake ncu import")
+        names = list(data["kernels"][0].keys())
+        cols = ["ID", "Process ID", "Kernel Name", "Block Size", "Grid Size"] + names
+        q = lambda xs: ",".join('"%s"' % x for x in xs)
+        print(q(cols))
+        print(q(["", "", "", "", ""] + ["inst" for _ in names]))
+        for i, k in enumerate(data["kernels"]):
+            print(q([str(i), "123", "kernel", "(256, 1, 1)", "(65536, 1, 1)"] + [k[n] for n in names]))
+        return 0
+    metrics = argv[argv.index("--metrics") + 1].split(",") if "--metrics" in argv else []
+    for m in metrics:
+        if m in unknown:
+            print("==ERROR== Failed to find metric %s" % m, file=sys.stderr)
+            return 1
+    base = argv[argv.index("-o") + 1]
+    prog = os.path.basename(argv[argv.index("--profile") - 1])
+    ld, st, bar, conf, div, dram, grid = STAGES.get(prog, STAGES["reduce_kernel_1"])
+    warps = grid * 8
+    c = lambda v: "{:,.0f}".format(v)
+    k = {}
+    for m in metrics:
+        if m.startswith("regex:"):
+            k["smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"] = "%.2f" % (bar * 0.5)
+            k["smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"] = "3.10"
+            k["smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio"] = "%.2f" % (ld * 0.1)
+        elif m == "sass__inst_executed_per_opcode":
+            parts = {"BAR": bar * warps, "LDS": ld * warps, "STS": st * warps, "FADD": 10 * warps}
+            parts = {n: v for n, v in parts.items() if v}
+            k[m] = "%s (%s)" % (c(sum(parts.values())), "; ".join("%s: %s" % (n, c(v)) for n, v in parts.items()))
+        else:
+            k[m] = {
+                "gpu__time_duration.sum": c(30000 if prog != "reduce_kernel_0" else 900000),
+                "launch__grid_size": c(grid), "launch__block_size": "256",
+                "launch__registers_per_thread": "16",
+                "smsp__inst_executed.sum": c(70 * warps),
+                "smsp__sass_inst_executed_op_shared_ld.sum": c(ld * warps),
+                "smsp__sass_inst_executed_op_shared_st.sum": c(st * warps),
+                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": c(conf * 0.8),
+                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": c(conf * 0.2),
+                "smsp__sass_branch_targets_threads_divergent.sum": c(div),
+                "smsp__thread_inst_executed_per_inst_executed.ratio": "32",
+                "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio": "19.5",
+                "dram__throughput.avg.pct_of_peak_sustained_elapsed": "%.2f" % dram,
+                "sm__warps_active.avg.pct_of_peak_sustained_active": "81.3",
+            }.get(m, "n/a")
+    with open(base + ".ncu-rep", "w") as f:
+        json.dump({"kernels": [k]}, f)
+    print("==PROF== Disconnected")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
