@@ -20,6 +20,9 @@ harness::ReduceImpl reduce_kernel_6_legacy_impl();    //!< last warp unrolled, v
 harness::ReduceImpl reduce_kernel_6_syncwarp_impl();  //!< last warp unrolled, __syncwarp (section 9)
 harness::ReduceImpl reduce_kernel_7_impl();  //!< warp shuffle (section 10)
 harness::ReduceImpl reduce_kernel_8_impl();  //!< thread coarsening, grid-stride loop (section 11)
+harness::ReduceImpl reduce_kernel_9_impl();   //!< 16-byte loads, independent accumulators (past the article)
+harness::ReduceImpl reduce_kernel_10_impl();  //!< grid from the occupancy API (past the article)
+harness::ReduceImpl reduce_kernel_11_impl();  //!< single launch, last block finishes, deterministic
 
 //! Stage 6's program: `--last-warp syncwarp` (default) or `--last-warp volatile`.
 harness::StageProgram reduce_kernel_6_program();

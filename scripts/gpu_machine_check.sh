@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the repository's GPU work on a machine with an NVIDIA GPU, in one go, and leaves every log
-# under $OUT (default: ./gpu-results): configure + build, all tests, compute-sanitizer memcheck on
-# every stage program, and the ladders. Steps are chosen by arguments (default: all of them):
-#   scripts/gpu_machine_check.sh build test sanitize ladders
+# under $OUT (default: ./gpu-results): configure + build, the tests, the compute-sanitizer and
+# Nsight Compute tests, the ladders and the size sweep. Steps are chosen by arguments (default: all):
+#   scripts/gpu_machine_check.sh build test sanitize profile ladders sweep
 # Environment: OUT (log folder), BUILD (build folder, default build-gpu), JOBS (build jobs),
 # LADDER_SIZES (default "24 28": ladders at 2^24 and 2^28 floats).
 set -uo pipefail
@@ -12,7 +12,7 @@ BUILD=${BUILD:-build-gpu}
 JOBS=${JOBS:-$(nproc)}
 LADDER_SIZES=${LADDER_SIZES:-"24 28"}
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build test sanitize ladders)
+[ ${#steps[@]} -eq 0 ] && steps=(build test sanitize profile ladders sweep)
 mkdir -p "$OUT"
 status=0
 note() { echo "== $*" | tee -a "$OUT/summary.txt"; }
@@ -37,25 +37,17 @@ if want build; then
 fi
 
 if want test; then
-  if ctest --test-dir "$BUILD" --output-on-failure --timeout 1500 >"$OUT/ctest.log" 2>&1; then note "ctest: ok"; else note "ctest: FAILED"; status=1; fi
+  if ctest --test-dir "$BUILD" --output-on-failure --timeout 1500 -LE 'profile|sanitizer' ${CTEST_ARGS:-} >"$OUT/ctest.log" 2>&1; then note "ctest: ok"; else note "ctest: FAILED"; status=1; fi
   tail -25 "$OUT/ctest.log" | tee -a "$OUT/summary.txt"
 fi
 
-if want sanitize; then
-  san_fail=0
-  for exe in "$BUILD"/ch07_reduction_opt/reduce_kernel_* "$BUILD"/ch08_reduction_scan_histogram/reduce_stage_*; do
-    [ -x "$exe" ] || continue
-    name=$(basename "$exe")
-    for n in 1000 100003; do
-      if compute-sanitizer --tool memcheck --error-exitcode 9 "$exe" --n $n --iters 1 --warmup 0 >>"$OUT/memcheck.log" 2>&1; then
-        echo "memcheck ok: $name n=$n" >>"$OUT/summary.txt"
-      else
-        note "memcheck FAILED: $name n=$n"; san_fail=1
-      fi
-    done
-  done
-  [ $san_fail -eq 0 ] && note "memcheck: every stage clean" || status=1
-fi
+for label in sanitizer profile; do
+  step=$([ $label = sanitizer ] && echo sanitize || echo profile)
+  want $step || continue
+  if ctest --test-dir "$BUILD" --output-on-failure -L $label >"$OUT/$label.log" 2>&1; then note "$label tests: ok"; else note "$label tests: FAILED"; status=1; fi
+  tail -30 "$OUT/$label.log" >>"$OUT/summary.txt"
+done
+[ -d "$BUILD/gpu-tools" ] && cp -r "$BUILD/gpu-tools" "$OUT/" 2>/dev/null
 
 if want ladders; then
   for k in $LADDER_SIZES; do
@@ -70,6 +62,9 @@ if want ladders; then
       cat "$OUT/${name}_2e${k}_float.md" 2>/dev/null
     done
   done
+fi
+if want sweep; then
+  if scripts/size_sweep.sh --ladder "$BUILD/ch07_reduction_opt/reduce_ladder" --out "$OUT/sweep" ${SWEEP_ARGS:-} >"$OUT/sweep.log" 2>&1; then note "size sweep: ok"; else note "size sweep: FAILED"; status=1; fi
 fi
 note "exit status $status"
 exit $status

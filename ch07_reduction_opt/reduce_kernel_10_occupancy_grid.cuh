@@ -1,0 +1,30 @@
+//! @file reduce_kernel_10_occupancy_grid.cuh
+//! @brief Stage 10 (past the article): the grid sized from the occupancy API and the SM count.
+//!
+//! Changed against stage 9: the kernel is the same; the launch is not. Instead of a grid that grows
+//! with n (ceil(n / (Block * 32)) blocks, many waves), the launcher asks
+//! cudaOccupancyMaxActiveBlocksPerMultiprocessor how many blocks of this kernel fit on one SM at
+//! once and launches exactly SMs x that many: one full wave of resident blocks that stride over the
+//! whole input (a persistent grid), never more blocks than there are vectors to load. No block
+//! waits for a free SM, there is no tail wave, and the number of block results is small and fixed.
+//! What the profiler shows: one wave; achieved occupancy near the theoretical; fewer atomics.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "reduce_kernel_9_vectorized.cuh"
+
+namespace ch07 {
+
+//! Blocks of `kernel` with `block` threads that fill every SM once: SM count x the occupancy
+//! API's resident blocks per SM (at least 1), capped at the blocks that have work
+//! (ceil(n / (block x 16 bytes / element size))) so tiny inputs launch few blocks.
+//! @param[in] kernel the kernel to size the grid for
+//! @param[in] block threads per block
+//! @param[in] n elements of `elem_bytes` bytes each
+//! @param[in] elem_bytes element size in bytes
+//! @throws CudaError if the occupancy query fails
+std::size_t occupancy_grid(const void* kernel, int block, std::size_t n, std::size_t elem_bytes);
+
+}  // namespace ch07
