@@ -27,6 +27,7 @@
 //! Marks a function callable from host and device code (plain `inline` for a host-only compiler).
 #define CH08_HD __host__ __device__ __forceinline__
 #else
+//! Marks a function callable from host and device code (plain `inline` for a host-only compiler).
 #define CH08_HD inline
 #endif
 
