@@ -23,8 +23,8 @@ std::size_t occupancy_grid(const void* kernel, int block, std::size_t n, std::si
     it = resident.emplace(std::make_pair(kernel, block), std::max(per_sm, 1)).first;
   }
   const std::size_t full_wave = static_cast<std::size_t>(sms) * static_cast<std::size_t>(it->second);
-  const std::size_t per_vec = std::max<std::size_t>(1, 16 / elem_bytes);
-  const std::size_t with_work = std::max<std::size_t>(1, harness::blocks_for((n + per_vec - 1) / per_vec, block));
+  (void)elem_bytes;
+  const std::size_t with_work = std::max<std::size_t>(1, harness::blocks_for(n, block * static_cast<int>(kMinElementsPerThread)));
   return std::min(full_wave, with_work);
 }
 

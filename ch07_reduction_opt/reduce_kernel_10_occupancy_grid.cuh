@@ -17,13 +17,17 @@
 
 namespace ch07 {
 
+//! Fewest elements a thread of stages 10 and 11 gets before the grid stops growing with n: small
+//! inputs launch fewer blocks (as stage 9 would), so fewer block results are combined.
+inline constexpr std::size_t kMinElementsPerThread = 32;
+
 //! Blocks of `kernel` with `block` threads that fill every SM once: SM count x the occupancy
-//! API's resident blocks per SM (at least 1), capped at the blocks that have work
-//! (ceil(n / (block x 16 bytes / element size))) so tiny inputs launch few blocks.
+//! API's resident blocks per SM (at least 1), capped at ceil(n / (block x kMinElementsPerThread))
+//! so small inputs launch only the blocks that have a useful amount of work.
 //! @param[in] kernel the kernel to size the grid for
 //! @param[in] block threads per block
 //! @param[in] n elements of `elem_bytes` bytes each
-//! @param[in] elem_bytes element size in bytes
+//! @param[in] elem_bytes element size in bytes (kept for callers; the cap counts elements)
 //! @throws CudaError if the occupancy query fails
 std::size_t occupancy_grid(const void* kernel, int block, std::size_t n, std::size_t elem_bytes);
 

@@ -46,8 +46,25 @@ constexpr int mantissa_bits() {
 
 }  // namespace
 
+namespace {
+
+// Parameters of the `exact` distribution for n elements of T: the largest value k, or (k = 0) the
+// probability of a one in the sparse variant.
+struct ExactParams {
+  std::uint64_t k = 0;
+  double p = 0;
+};
+
 template <class T>
-T generate_value(Dist dist, std::uint64_t seed, std::size_t i, std::size_t n) {
+ExactParams exact_params(std::size_t n) {
+  ExactParams e;
+  e.k = exact_max_value(n, mantissa_bits<T>());
+  if (e.k == 0) e.p = std::ldexp(1.0, mantissa_bits<T>() - 1) / static_cast<double>(n);
+  return e;
+}
+
+template <class T>
+T value_at(Dist dist, std::uint64_t seed, std::size_t i, const ExactParams& ex) {
   const std::uint64_t h = splitmix64(seed * 0xD1B54A32D192ED03ull + splitmix64(i));
   const double u53 = static_cast<double>(h >> 11) * 0x1.0p-53;  // [0, 1), exact in double
   switch (dist) {
@@ -65,15 +82,19 @@ T generate_value(Dist dist, std::uint64_t seed, std::size_t i, std::size_t n) {
       if constexpr (std::is_integral_v<T>) return static_cast<T>(v);
       else return static_cast<T>(v);
     }
-    case Dist::exact: {
-      const std::uint64_t k = exact_max_value(n, mantissa_bits<T>());
-      if (k > 0) return static_cast<T>(h % (k + 1));
+    case Dist::exact:
+      if (ex.k > 0) return static_cast<T>(h % (ex.k + 1));
       // Sparse ones: probability 2^(bits-1) / n keeps the expected total at half the exact limit.
-      const double p = std::ldexp(1.0, mantissa_bits<T>() - 1) / static_cast<double>(n);
-      return static_cast<T>(u53 < p ? 1 : 0);
-    }
+      return static_cast<T>(u53 < ex.p ? 1 : 0);
   }
   return T{};
+}
+
+}  // namespace
+
+template <class T>
+T generate_value(Dist dist, std::uint64_t seed, std::size_t i, std::size_t n) {
+  return value_at<T>(dist, seed, i, exact_params<T>(n));
 }
 
 void parallel_chunks(std::size_t n, std::size_t chunk,
@@ -97,8 +118,9 @@ void parallel_chunks(std::size_t n, std::size_t chunk,
 
 template <class T>
 void fill_host(T* out, std::size_t n, Dist dist, std::uint64_t seed) {
+  const ExactParams ex = exact_params<T>(n);
   parallel_chunks(n, std::size_t{1} << 20, [&](std::size_t b, std::size_t e, std::size_t) {
-    for (std::size_t i = b; i < e; ++i) out[i] = generate_value<T>(dist, seed, i, n);
+    for (std::size_t i = b; i < e; ++i) out[i] = value_at<T>(dist, seed, i, ex);
   });
 }
 

@@ -35,15 +35,18 @@ TimingStats time_on_gpu(const std::function<void(cudaStream_t)>& op, const Timin
     return stop.elapsed_ms_since(start);
   };
 
-  double estimate_ms = 0;
-  for (int i = 0; i < options.warmup; ++i) estimate_ms = one_run();
-
+  // The first warm-up run also estimates the time of one run, so that with max_seconds a slow
+  // stage (a single-thread or atomic-bound reduction of 2^30 elements takes seconds) runs fewer
+  // warm-ups (at most a quarter of the budget) and fewer timed repetitions (at least one).
   int iters = std::max(1, options.iters);
+  int warmup = options.warmup;
   if (options.max_seconds > 0) {
-    if (options.warmup == 0) estimate_ms = one_run();
-    const double fit = options.max_seconds * 1e3 / std::max(estimate_ms, 1e-6);
-    iters = std::clamp(static_cast<int>(std::floor(fit)), std::min(5, iters), iters);
+    const double estimate_ms = std::max(one_run(), 1e-6);
+    const double budget_ms = options.max_seconds * 1e3;
+    warmup = std::clamp(static_cast<int>(std::floor(0.25 * budget_ms / estimate_ms)), 0, warmup - 1);
+    iters = std::clamp(static_cast<int>(std::floor(budget_ms / estimate_ms)), 1, iters);
   }
+  for (int i = 0; i < warmup; ++i) one_run();
   std::vector<double> times;
   times.reserve(static_cast<std::size_t>(iters));
   for (int i = 0; i < iters; ++i) times.push_back(one_run());

@@ -14,7 +14,7 @@ struct TimingOptions {
   int warmup = 5;            //!< untimed runs first (module load, clocks, caches)
   int iters = 50;            //!< timed repetitions (fewer if max_seconds caps them)
   bool flush_l2 = true;      //!< overwrite an L2-sized buffer before every timed run (not timed)
-  double max_seconds = 0;    //!< if > 0, cap timed repetitions so they take about this long (>= 5 kept)
+  double max_seconds = 0;    //!< if > 0, cap repetitions so they take about this long (>= 1 kept; warm-ups too)
 };
 
 //! Statistics over the timed repetitions, in milliseconds.

@@ -221,6 +221,10 @@ def derived(m):
     d["shared_st"] = g("smsp__sass_inst_executed_op_shared_st.sum")
     d["conflicts_ld"] = g("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")
     d["conflicts_st"] = g("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
+    if d["shared_ld"] is not None and d["shared_st"] is not None:
+        d["shared_inst"] = d["shared_ld"] + d["shared_st"]
+    else:
+        d["shared_inst"] = None
     if d["conflicts_ld"] is not None or d["conflicts_st"] is not None:
         d["conflicts"] = (d["conflicts_ld"] or 0.0) + (d["conflicts_st"] or 0.0)
     else:

@@ -54,7 +54,7 @@ TEST_CASE("reduce_stage_4: complete block reduction", "[gpu][ch08][reduce_stage_
 
 TEST_CASE("every stage at n = 2^31 + 1, every operator and type", "[gpu][ch08][large]") {
   // Stages 1-4 at block 256 on every (type, op, dist). Stage 0 -- one thread reading 2^31 elements,
-  // tens of seconds per run -- on float exact data only, once per operator. Stage 1 also at block 32,
+  // over a minute per run on an H200 -- once: a float sum of exact data. Stage 1 also at block 32,
   // where the second pass folds 67 million partials.
   const auto stages = ch08::all_reduce_stages();
   const Sweep sweep = all_ops();
@@ -64,7 +64,7 @@ TEST_CASE("every stage at n = 2^31 + 1, every operator and type", "[gpu][ch08][l
         ReduceSession& s = testing_support::cached_session(type, op, kHuge, dist, testing_support::run_seed());
         for (const ReduceImpl& st : stages) {
           std::vector<int> blocks{256};
-          if (st.name == "reduce_stage_0" && !(type == DType::f32 && dist == Dist::exact)) continue;
+          if (st.name == "reduce_stage_0" && !(type == DType::f32 && dist == Dist::exact && op == Op::sum)) continue;
           if (st.name == "reduce_stage_1" && type == DType::f32 && dist == Dist::exact) blocks.push_back(32);
           for (int block : blocks) {
             INFO(st.name << ": type " << dtype_name(type) << ", op " << op_name(op) << ", dist "

@@ -17,8 +17,8 @@ WARPS = BLOCKS * 8
 STAGES = {
     "reduce_kernel_0": (0, 0, 0, 0, 0, 3.0, BLOCKS),
     "reduce_kernel_1": (17, 9, 9, 3.1e6, 0, 40.0, BLOCKS),
-    "reduce_kernel_2": (8, 9, 9, 1.5e6, 0, 45.0, BLOCKS),
-    "reduce_kernel_3": (16, 9, 9, 9.0e6, 0, 42.0, BLOCKS),
+    "reduce_kernel_2": (8, 9, 9, 1.5e5, 0, 45.0, BLOCKS),
+    "reduce_kernel_3": (3, 3, 9, 9.0e6, 0, 42.0, BLOCKS),
     "reduce_kernel_4": (17, 9, 9, 0, 0, 50.0, BLOCKS),
     "reduce_kernel_5": (8, 9, 9, 0, 0, 55.0, BLOCKS),
     "reduce_kernel_6": (8, 8, 3, 0, 0, 60.0, BLOCKS),
