@@ -60,7 +60,7 @@ if want ladders; then
   for k in $LADDER_SIZES; do
     run_ladder "$BUILD/ch07_reduction_opt/reduce_ladder" "reduce_ladder_2e${k}_float" --n 2^$k --iters 50
   done
-  for k in 26 28; do
+  for k in ${LADDER_TYPED_SIZES-28}; do
     for t in double int; do
       run_ladder "$BUILD/ch07_reduction_opt/reduce_ladder" "reduce_ladder_2e${k}_$t" --n 2^$k --iters 50 --type $t
     done
