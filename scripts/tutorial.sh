@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian/Ubuntu machine that has the CUDA Toolkit:
+#   scripts/tutorial.sh ladders   set up, build, then run the chapter ladders on the GPU
+#   scripts/tutorial.sh test      set up, build, run every test, build the Doxygen site
+# Set-up: the Debian/Ubuntu packages the build needs are installed when run as root (apt-get);
+# otherwise the exact install line is printed. Environment: JOBS (parallel build jobs),
+# TUTORIAL_NO_INSTALL=1 (never call apt-get), LADDER_N (ladder size, default 2^28).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+case "$mode" in
+  ladders|test) ;;
+  *) echo "usage: scripts/tutorial.sh ladders|test" >&2; exit 2 ;;
+esac
+
+# --- set-up -------------------------------------------------------------------------------------
+PACKAGES=(cmake g++ make catch2 libcli11-dev nlohmann-json3-dev doxygen python3)
+missing=()
+if command -v dpkg-query >/dev/null; then
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && [ "${TUTORIAL_NO_INSTALL:-0}" != 1 ] && command -v apt-get >/dev/null; then
+    echo "== installing: ${missing[*]}"
+    if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+           DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; }; then
+      echo "warning: apt-get could not install ${missing[*]}; trying the build with what is there" >&2
+    fi
+  else
+    echo "== these packages are not installed: ${missing[*]}"
+    echo "   install them with:  sudo apt-get install -y ${missing[*]}"
+    echo "   (continuing: CMake will say what is really missing)"
+  fi
+fi
+
+if ! command -v nvcc >/dev/null; then
+  if [ -x /usr/local/cuda/bin/nvcc ]; then
+    export PATH=/usr/local/cuda/bin:$PATH
+  else
+    echo "error: nvcc not found. Install the CUDA Toolkit (12.4 or later, with its CCCL: CUB, Thrust)" >&2
+    echo "       and put its bin/ on PATH, e.g. export PATH=/usr/local/cuda/bin:\$PATH" >&2
+    exit 1
+  fi
+fi
+
+# --- build --------------------------------------------------------------------------------------
+extra=()
+# Packages unpacked by hand into .deps/usr (for machines with no apt access) are found too.
+[ -d .deps/usr ] && extra+=(-DCMAKE_PREFIX_PATH="$PWD/.deps/usr")
+echo "== configuring (cmake --preset release)"
+cmake --preset release "${extra[@]}"
+echo "== building with ${JOBS:=$(nproc)} jobs"
+cmake --build --preset release -j "$JOBS"
+
+# --- the job ------------------------------------------------------------------------------------
+if [ "$mode" = test ]; then
+  echo "== building the documentation (target docs)"
+  cmake --build --preset release --target docs
+  echo "== running the tests (GPU tests are reported as skipped where there is no GPU)"
+  exec ctest --preset release
+fi
+
+if ! build/ch07_reduction_opt/roofline >/dev/null 2>&1; then
+  echo "== built everything, but no CUDA GPU was found on this machine: no ladder was run."
+  echo "   Run scripts/tutorial.sh ladders on a machine with an NVIDIA GPU."
+  exit 0
+fi
+N=${LADDER_N:-2^28}
+out=build/results
+mkdir -p "$out"
+build/ch07_reduction_opt/roofline
+build/ch07_reduction_opt/reduce_ladder --n "$N" --csv "$out/ch07_ladder.csv" --md "$out/ch07_ladder.md"
+build/ch08_reduction_scan_histogram/reduce_ladder_ch08 --n "$N" --csv "$out/ch08_ladder.csv" --md "$out/ch08_ladder.md"
+echo "== ladders written to $out/"
