@@ -5,8 +5,11 @@
 //! Changed against stage 0: each block first sums its blockDim.x elements in shared memory, in
 //! log2(blockDim.x) levels separated by __syncthreads(); only thread 0 touches the global result.
 //! Atomics drop from n to n / blockDim.x.
-//! What the profiler shows: few atomics, but `tid % (2*s) == 0` leaves most lanes of every warp idle
-//! (branch divergence), and the % is an expensive integer operation.
+//! What the profiler shows (H200, n = 2^24 floats, block 256): `tid % (2*s) == 0` leaves most lanes
+//! of every warp idle. nvcc predicates the test instead of branching, so the idle lanes show up as
+//! predicated-off threads (19.4 of 32 threads do useful work per instruction), not as divergent
+//! branches. The kernel takes 118 us, and so do stages 2 to 7: see the chapter README on the
+//! same-address atomicAdd that bounds them all.
 #pragma once
 #include <cuda_runtime.h>
 

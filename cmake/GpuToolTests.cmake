@@ -46,7 +46,7 @@ endif()
 add_test(NAME sanitizer.stages
          COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/run_sanitizers.py
                  --build-dir ${PROJECT_BINARY_DIR}
-                 --sizes 4099
+                 --sizes 1000,4099
                  --log-dir ${_gpu_tools_out}/sanitizer_logs)
 set_tests_properties(sanitizer.stages PROPERTIES
   LABELS "sanitizer;gpu" SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} TIMEOUT 5400
