@@ -40,7 +40,7 @@ if ! command -v nvcc >/dev/null; then
   if [ -x /usr/local/cuda/bin/nvcc ]; then
     export PATH=/usr/local/cuda/bin:$PATH
   else
-    echo "error: nvcc not found. Install the CUDA Toolkit (12.4 or later, with its CCCL: CUB, Thrust)" >&2
+    echo "error: nvcc not found. Install the CUDA Toolkit (tested with 13.0; it brings CCCL: CUB, Thrust)" >&2
     echo "       and put its bin/ on PATH, e.g. export PATH=/usr/local/cuda/bin:\$PATH" >&2
     exit 1
   fi
