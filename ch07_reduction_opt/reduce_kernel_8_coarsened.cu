@@ -12,10 +12,7 @@ harness::ReduceImpl reduce_kernel_8_impl() {
   meta.change = "each thread first sums many elements in a grid-stride loop (coarsening), then one block reduction";
   meta.source = "article section 11";
   meta.grid_stride = true;
-  meta.grid_for = [](const harness::ReduceArgs& a) {
-    if (a.grid != 0) return a.grid;
-    return harness::blocks_for(a.n, a.block * static_cast<int>(kStage8ElementsPerThread));
-  };
+  meta.grid_for = coarsened_grid;
   return make_atomic_stage(meta, [](auto t, auto block, const harness::ReduceArgs& a, std::size_t grid) {
     using T = decltype(t);
     reduce_kernel_8<T, decltype(block)::value><<<grid, a.block, 0, a.stream>>>(input_as<T>(a), a.n, output_as<T>(a));

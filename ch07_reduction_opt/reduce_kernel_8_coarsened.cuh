@@ -14,12 +14,21 @@
 #include <cstddef>
 
 #include "kernel_support.cuh"
+#include "reduce_impl.hpp"
 #include "reduce_kernel_7_warp_shuffle.cuh"
 
 namespace ch07 {
 
 //! Default coarsening factor of stage 8: the default grid gives each thread about this many elements.
 inline constexpr std::size_t kStage8ElementsPerThread = 32;
+
+//! Grid of the coarsened stages 8 and 9: the user's --grid if given, else
+//! ceil(n / (block x kStage8ElementsPerThread)) blocks.
+//! @param[in] a the run's arguments (n, block, grid)
+inline std::size_t coarsened_grid(const harness::ReduceArgs& a) {
+  if (a.grid != 0) return a.grid;
+  return harness::blocks_for(a.n, a.block * static_cast<int>(kStage8ElementsPerThread));
+}
 
 //! Stage 8: grid-stride accumulation in a register, then stage 7's block sum, one atomicAdd per block.
 //! @tparam T float, double or int

@@ -13,10 +13,7 @@ harness::ReduceImpl reduce_kernel_9_impl() {
   meta.change = "16-byte loads, four in flight per thread with four accumulators; warp shuffles and one barrier per block";
   meta.source = "this tutorial (past the article)";
   meta.grid_stride = true;
-  meta.grid_for = [](const harness::ReduceArgs& a) {
-    if (a.grid != 0) return a.grid;
-    return harness::blocks_for(a.n, a.block * static_cast<int>(kStage8ElementsPerThread));
-  };
+  meta.grid_for = coarsened_grid;
   return make_atomic_stage(meta, [](auto t, auto block, const harness::ReduceArgs& a, std::size_t grid) {
     using T = decltype(t);
     reduce_kernel_9<T, decltype(block)::value><<<grid, a.block, 0, a.stream>>>(input_as<T>(a), a.n, output_as<T>(a));

@@ -59,8 +59,10 @@ CLAIMS = [
      "barriers per block fall by >= 5 (warp-shuffle tail)"),
     ("reduce_kernel_7", "reduce_kernel_8", "dram_pct", "rise_abs", DRAM_MIN_RISE_POINTS, True,
      "DRAM throughput (% of peak) rises (thread coarsening)"),
+    ("reduce_kernel_8", "reduce_kernel_9", "dram_pct", "rise_abs", DRAM_MIN_RISE_POINTS, True,
+     "DRAM throughput (% of peak) rises (16-byte loads, four in flight per thread)"),
 ]
-STAGES = ["reduce_kernel_%d" % i for i in range(9)]
+STAGES = ["reduce_kernel_%d" % i for i in range(10)]
 # Extra flags per stage program (stage 6 is profiled in its correct __syncwarp form).
 STAGE_ARGS = {"reduce_kernel_6": ["--last-warp", "syncwarp"]}
 

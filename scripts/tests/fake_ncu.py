@@ -24,6 +24,7 @@ STAGES = {
     "reduce_kernel_6": (8, 8, 3, 0, 0, 60.0, BLOCKS),
     "reduce_kernel_7": (3, 4, 4, 0, 0, 62.0, BLOCKS),
     "reduce_kernel_8": (3, 4, 4, 0, 0, 88.0, 2048),
+    "reduce_kernel_9": (1, 1, 1, 0, 0, 93.0, 2048),
 }
 
 

@@ -59,7 +59,7 @@ class Tools(unittest.TestCase):
         self.tmp = tempfile.mkdtemp()
         self.bin = os.path.join(self.tmp, "ch07_reduction_opt")
         os.makedirs(self.bin)
-        for i in range(9):
+        for i in range(10):
             p = os.path.join(self.bin, "reduce_kernel_%d" % i)
             with open(p, "w") as f:
                 f.write("#!/bin/sh\nexit 0\n")
@@ -72,14 +72,14 @@ class Tools(unittest.TestCase):
         # The fake counters are shaped like the sm_90 SASS: no branch to diverge from 2 to 3.
         self.assertEqual(rc, 0, out)
         self.assertNotIn("NOT OBSERVABLE", out)
-        self.assertEqual(out.count("PASS"), 7, out)
+        self.assertEqual(out.count("PASS"), 8, out)
         with open(md) as f:
             self.assertIn("| reduce_kernel_8 |", f.read())
         # The reports can be read again without profiling.
         rc2, out2 = run(check_profile_claims.main, ["--from-reports", "--reports", os.path.join(self.tmp, "r"),
                                                     "--ncu", FAKE_NCU])
         self.assertEqual(rc2, 0, out2)
-        self.assertEqual(out2.count("PASS"), 7, out2)
+        self.assertEqual(out2.count("PASS"), 8, out2)
 
     def test_skip_without_ncu(self):
         rc, out = run(check_profile_claims.main, ["--ncu", os.path.join(self.tmp, "no-such-ncu")])
