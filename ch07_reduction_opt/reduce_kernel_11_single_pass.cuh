@@ -32,7 +32,7 @@ __device__ unsigned int g_stage11_retired = 0;
 //! @param[in] n number of elements (> 0)
 //! @param[out] partials gridDim.x elements of scratch, one per block (their old contents are unused)
 //! @param[out] result one element: the sum (written, not accumulated: no zeroing needed)
-//! Launch: at most 2^32 - 1 blocks; one launch at a time (see g_stage11_retired).
+//! Launch: at most 2^31 - 1 blocks; one launch at a time (see g_stage11_retired).
 template <class T, int Block>
 __global__ void __launch_bounds__(Block)
     reduce_kernel_11(const T* __restrict__ data, std::size_t n, T* partials, T* result) {

@@ -1,7 +1,9 @@
 // roofline: the device's peak FP32 throughput and DRAM bandwidth, the ridge point, and the ceiling
 // of a reduction at 1 / sizeof(T) FLOP/byte (0.25 for float), as the article's section 1 does for
 // its RTX 4050 Laptop GPU. Reads the device with cudaDeviceGetAttribute; needs no kernel launch.
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "cli.hpp"
@@ -12,17 +14,26 @@
 int main(int argc, char** argv) {
   CLI::App app{"Roofline of the current GPU and the reduction's ceiling on it", "roofline"};
   double peak_tflops = 0, peak_gbs = 0;
+  const CLI::Validator positive_finite(
+      [](std::string& s) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (end == s.c_str() || *end != '\0' || !std::isfinite(v) || v <= 0)
+          return "'" + s + "' is not a positive finite number";
+        return {};
+      },
+      "POSITIVE");
   app.add_option("--peak-tflops", peak_tflops, "Use this FP32 peak (TFLOP/s) instead of the device's")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_finite);
   app.add_option("--peak-gbs", peak_gbs, "Use this bandwidth (GB/s) instead of the device's")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_finite);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "roofline: error: " << e.what() << "\n";
+    std::cerr << "roofline: error: " << e.what() << "\nRun with --help for usage.\n";
     return harness::kExitUsage;
   }
   harness::Roofline roof{peak_tflops * 1e12, peak_gbs * 1e9};

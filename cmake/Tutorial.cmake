@@ -30,9 +30,12 @@ function(tutorial_add_stage_program program)
     if(NOT ARG_SMOKE_ARGS)
       set(ARG_SMOKE_ARGS --n 100003 --iters 3 --warmup 1)
     endif()
+    # The chapter's label (ch07, ch08, ...) from the folder name, so `ctest -L ch08` runs these too.
+    get_filename_component(chapter_dir ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+    string(REGEX MATCH "^ch[0-9]+" chapter "${chapter_dir}")
     add_test(NAME smoke.${program} COMMAND ${program} ${ARG_SMOKE_ARGS})
     set_tests_properties(smoke.${program} PROPERTIES
-      SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} LABELS "gpu;smoke" TIMEOUT 120)
+      SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} LABELS "gpu;smoke;${chapter}" TIMEOUT 120)
   endif()
 endfunction()
 

@@ -75,6 +75,8 @@ int ladder_main(int argc, char** argv, const LadderSpec& spec) {
     }
     if (stages.empty()) throw UsageError("no stage supports this type and operator");
 
+    for (const std::string* path : {&o.csv, &o.json, &o.md})
+      if (!path->empty()) check_writable(*path);
     const DeviceInfo dev = query_device();
     Stream stream;
     ReduceSession session = ReduceSession::generate(type, op, o.n, dist, o.seed, stream.get());

@@ -38,6 +38,10 @@ ReduceSession::ReduceSession(DType type, Op op, const void* host, std::size_t n,
 
 ReduceSession ReduceSession::generate(DType type, Op op, std::size_t n, Dist dist,
                                       std::uint64_t seed, cudaStream_t stream) {
+  // Refuse sizes the device cannot hold before filling gigabytes of host memory.
+  std::ostringstream what;
+  what << "an input of n = " << n << " " << dtype_name(type) << " elements";
+  ensure_device_memory(n * dtype_size(type), what.str());
   return with_input_type(type, [&](auto t) {
     using T = decltype(t);
     std::vector<T> host = make_host_input<T>(n, dist, seed);

@@ -95,6 +95,11 @@ std::string to_json(const std::vector<Record>& records) {
   return arr.dump(2) + "\n";
 }
 
+void check_writable(const std::string& path) {
+  std::ofstream f(path, std::ios::app);
+  if (!f) throw UsageError("cannot open '" + path + "' for writing");
+}
+
 void write_text_file(const std::string& path, const std::string& text) {
   std::ofstream f(path);
   if (!f) throw UsageError("cannot open '" + path + "' for writing");

@@ -38,6 +38,10 @@ void write_csv(std::ostream& os, const std::vector<Record>& records);
 //! Records as a JSON array of objects (reals as numbers, NaN and infinities as null).
 std::string to_json(const std::vector<Record>& records);
 
+//! Checks, before any work, that `path` can be opened for writing (creating it, empty, if needed).
+//! @throws UsageError naming the path when it cannot.
+void check_writable(const std::string& path);
+
 //! Writes `text` to the file `path`; throws UsageError if it cannot be opened for writing.
 void write_text_file(const std::string& path, const std::string& text);
 

@@ -53,7 +53,7 @@ int stage_main(int argc, char** argv, const StageProgram& program) {
   RunOptions o;
   OptionSet which;
   which.op = first.ops.size() > 1;
-  which.grid = first.grid_stride;
+  which.grid = true;  // stages without a grid-stride loop refuse it in validate_config, saying why
   add_run_options(app, o, which);
   std::string variant = program.variant_names.empty() ? "" : program.variant_names.front();
   if (program.variants.size() > 1)
@@ -72,8 +72,20 @@ int stage_main(int argc, char** argv, const StageProgram& program) {
     const Op op = parse_op(o.op);
     const Dist dist = parse_dist(o.dist);
     validate_config(impl, type, op, o.block, o.grid);
+    for (const std::string* path : {&o.csv, &o.json})
+      if (!path->empty()) check_writable(*path);
 
     const DeviceInfo dev = query_device();
+    {
+      ReduceArgs probe;  // everything but the buffers: the grid limit needs no input yet
+      probe.type = type;
+      probe.op = op;
+      probe.n = o.n;
+      probe.block = o.block;
+      probe.grid = o.grid;
+      probe.workspace_size = static_cast<std::size_t>(-1);
+      validate(impl, probe);
+    }
     Stream stream;
     ReduceSession session = ReduceSession::generate(type, op, o.n, dist, o.seed, stream.get());
 
@@ -124,7 +136,9 @@ int stage_main(int argc, char** argv, const StageProgram& program) {
               << ").\n";
     return kExitNoGpu;
   } catch (const UsageError& e) {
-    std::cerr << impl.name << ": error: " << e.what() << "\n";
+    std::string msg = e.what();  // validate() already names the stage
+    if (msg.rfind(impl.name + ": ", 0) == 0) msg.erase(0, impl.name.size() + 2);
+    std::cerr << impl.name << ": error: " << msg << "\n";
     return kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << impl.name << ": failed: " << e.what() << "\n";

@@ -145,7 +145,7 @@ def main(argv=None):
         print("FAILED: no stage programs under %s (build first: cmake --build %s)" % (a.build_dir, a.build_dir))
         return 1
     os.makedirs(a.log_dir, exist_ok=True)
-    print("%s: %d programs x %d tools x %d sizes; logs in %s"
+    print("%s: %d programs (reduce_kernel_6 in both --last-warp forms) x %d tools x %d sizes; logs in %s"
           % (san, len(programs), len(tools), len(sizes), a.log_dir))
 
     results, failures = [], 0
