@@ -58,6 +58,17 @@ void validate(const ReduceImpl& impl, const ReduceArgs& args) {
   }
 }
 
+void validate_shape(const ReduceImpl& impl, DType type, Op op, std::size_t n, int block, std::size_t grid) {
+  ReduceArgs probe;
+  probe.type = type;
+  probe.op = op;
+  probe.n = n;
+  probe.block = block;
+  probe.grid = grid;
+  probe.workspace_size = static_cast<std::size_t>(-1);  // workspace is sized later, to fit
+  validate(impl, probe);
+}
+
 void write_identity(void* out, DType out_type, Op op, cudaStream_t stream) {
   unsigned char bytes[8] = {};
   auto put = [&](auto v) { std::memcpy(bytes, &v, sizeof v); };

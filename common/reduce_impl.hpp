@@ -69,6 +69,11 @@ void validate_config(const ReduceImpl& impl, DType type, Op op, int block, std::
 //! @throws UsageError with a message naming the stage and the rule that was broken.
 void validate(const ReduceImpl& impl, const ReduceArgs& args);
 
+//! validate() for a launch described without its buffers (no input, output or workspace yet): the
+//! checks of validate_config plus the grid limit, before any memory is allocated.
+//! @throws UsageError as validate().
+void validate_shape(const ReduceImpl& impl, DType type, Op op, std::size_t n, int block, std::size_t grid);
+
 //! Validates, then enqueues the reduction. n = 0 writes the operator's identity (0 for a sum, the
 //! lowest or highest value of the type for max or min) without launching a kernel, since a grid
 //! of zero blocks is not a valid launch. Checks the launch for errors.

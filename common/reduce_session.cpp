@@ -59,11 +59,7 @@ ReduceArgs ReduceSession::args_for(const ReduceImpl& impl, int block, std::size_
   a.block = block;
   a.grid = grid;
   a.stream = stream_;
-  validate(impl, [&] {
-    ReduceArgs probe = a;
-    probe.workspace_size = static_cast<std::size_t>(-1);
-    return probe;
-  }());
+  validate_shape(impl, type_, op_, n_, block, grid);
   const std::size_t ws = workspace_for(impl, a);
   if (ws > workspace_.bytes()) {
     workspace_ = DeviceBuffer();

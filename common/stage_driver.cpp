@@ -76,16 +76,7 @@ int stage_main(int argc, char** argv, const StageProgram& program) {
       if (!path->empty()) check_writable(*path);
 
     const DeviceInfo dev = query_device();
-    {
-      ReduceArgs probe;  // everything but the buffers: the grid limit needs no input yet
-      probe.type = type;
-      probe.op = op;
-      probe.n = o.n;
-      probe.block = o.block;
-      probe.grid = o.grid;
-      probe.workspace_size = static_cast<std::size_t>(-1);
-      validate(impl, probe);
-    }
+    validate_shape(impl, type, op, o.n, o.block, o.grid);  // the grid limit, before the input exists
     Stream stream;
     ReduceSession session = ReduceSession::generate(type, op, o.n, dist, o.seed, stream.get());
 
