@@ -1,29 +1,15 @@
 // Stage 10 as a harness::ReduceImpl, and the occupancy-based grid it introduces.
 #include <algorithm>
-#include <map>
-#include <utility>
 
 #include "ch07_stages.hpp"
-#include "cuda_check.hpp"
+#include "device_info.hpp"
 #include "reduce_kernel_10_occupancy_grid.cuh"
 #include "stage_launch.cuh"
 
 namespace ch07 {
 
-std::size_t occupancy_grid(const void* kernel, int block, std::size_t n, std::size_t elem_bytes) {
-  static std::map<std::pair<const void*, int>, int> resident;  // occupancy answers, per kernel and block
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  int sms = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  auto it = resident.find({kernel, block});
-  if (it == resident.end()) {
-    int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
-    it = resident.emplace(std::make_pair(kernel, block), std::max(per_sm, 1)).first;
-  }
-  const std::size_t full_wave = static_cast<std::size_t>(sms) * static_cast<std::size_t>(it->second);
-  (void)elem_bytes;
+std::size_t occupancy_grid(const void* kernel, int block, std::size_t n) {
+  const std::size_t full_wave = harness::resident_blocks(kernel, block);
   const std::size_t with_work = std::max<std::size_t>(1, harness::blocks_for(n, block * static_cast<int>(kMinElementsPerThread)));
   return std::min(full_wave, with_work);
 }
@@ -42,7 +28,7 @@ harness::ReduceImpl reduce_kernel_10_impl() {
       using T = decltype(t);
       harness::with_block_size(a.block, [&](auto block) {
         grid = occupancy_grid(reinterpret_cast<const void*>(&reduce_kernel_9<T, decltype(block)::value>),
-                              a.block, a.n, sizeof(T));
+                              a.block, a.n);
       });
     });
     return grid;

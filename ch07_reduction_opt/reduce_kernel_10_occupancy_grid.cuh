@@ -26,9 +26,8 @@ inline constexpr std::size_t kMinElementsPerThread = 32;
 //! so small inputs launch only the blocks that have a useful amount of work.
 //! @param[in] kernel the kernel to size the grid for
 //! @param[in] block threads per block
-//! @param[in] n elements of `elem_bytes` bytes each
-//! @param[in] elem_bytes element size in bytes (kept for callers; the cap counts elements)
+//! @param[in] n number of elements
 //! @throws CudaError if the occupancy query fails
-std::size_t occupancy_grid(const void* kernel, int block, std::size_t n, std::size_t elem_bytes);
+std::size_t occupancy_grid(const void* kernel, int block, std::size_t n);
 
 }  // namespace ch07

@@ -15,7 +15,7 @@ std::size_t stage11_grid(const harness::ReduceArgs& a) {
     using T = decltype(t);
     harness::with_block_size(a.block, [&](auto block) {
       grid = occupancy_grid(reinterpret_cast<const void*>(&reduce_kernel_11<T, decltype(block)::value>),
-                            a.block, a.n, sizeof(T));
+                            a.block, a.n);
     });
   });
   return grid;

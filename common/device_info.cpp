@@ -2,7 +2,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #include "cuda_check.hpp"
 
@@ -36,6 +40,23 @@ std::string DeviceInfo::summary() const {
                 global_mem_bytes / 1073741824.0, peak_bw_bytes_per_s / 1e12,
                 peak_fp32_flops_per_s / 1e12);
   return buf;
+}
+
+std::size_t resident_blocks(const void* kernel, int block) {
+  static std::mutex mutex;
+  static std::map<std::tuple<int, const void*, int>, std::size_t> cache;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_tuple(device, kernel, block);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    int sms = 0, per_sm = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
+    it = cache.emplace(key, static_cast<std::size_t>(sms) * static_cast<std::size_t>(std::max(per_sm, 1))).first;
+  }
+  return it->second;
 }
 
 bool gpu_available(std::string* why) {

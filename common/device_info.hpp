@@ -42,6 +42,14 @@ struct DeviceInfo {
   std::string summary() const;
 };
 
+//! Blocks of `block` threads running `kernel` that fit on the current device at once: SM count x
+//! cudaOccupancyMaxActiveBlocksPerMultiprocessor (at least 1 per SM). Cached per device, kernel and
+//! block size, so asking on every launch costs a map lookup.
+//! @param[in] kernel address of the __global__ function
+//! @param[in] block threads per block
+//! @throws CudaError if the device cannot be queried
+std::size_t resident_blocks(const void* kernel, int block);
+
 //! True when at least one CUDA GPU is visible; otherwise false and, if `why` is given, the reason.
 bool gpu_available(std::string* why = nullptr);
 
