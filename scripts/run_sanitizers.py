@@ -10,7 +10,8 @@ racecheck MUST report hazards (the legacy warp-synchronous tail is a data race s
 hazard count is printed. Stage 6's correct form (--last-warp syncwarp) must be clean like the rest.
 
 Exit codes: 0 all as expected; 1 something was not; 77 skipped (no GPU or no compute-sanitizer),
-for CTest's SKIP_RETURN_CODE. Logs of every run go to --log-dir.
+for CTest's SKIP_RETURN_CODE. Logs of every run go to --log-dir, with summary.txt: what was printed
+(CTest keeps a passing test's output only with -V, so the summary file is the record).
 """
 import argparse
 import glob
@@ -145,8 +146,15 @@ def main(argv=None):
         print("FAILED: no stage programs under %s (build first: cmake --build %s)" % (a.build_dir, a.build_dir))
         return 1
     os.makedirs(a.log_dir, exist_ok=True)
-    print("%s: %d programs (reduce_kernel_6 in both --last-warp forms) x %d tools x %d sizes; logs in %s"
-          % (san, len(programs), len(tools), len(sizes), a.log_dir))
+    printed = []
+
+    def say(text):
+        print(text, flush=True)
+        printed.append(text)
+
+    forms = sum(len(VARIANTS.get(name, [None])) for name, _ in programs)
+    say("%s: %d programs (%d forms: reduce_kernel_6 in both --last-warp forms) x %d tools x %d sizes = %d runs; "
+        "logs in %s" % (san, len(programs), forms, len(tools), len(sizes), forms * len(tools) * len(sizes), a.log_dir))
 
     results, failures = [], 0
     for name, path in programs:
@@ -174,18 +182,22 @@ def main(argv=None):
                     failures += 0 if ok else 1
                     line = "%-4s %-28s %-9s n=%-5s %5.1fs  %s" % ("ok" if ok else "FAIL", label, tool, n,
                                                                 time.time() - t0, what)
-                    print(line, flush=True)
+                    say(line)
                     if not ok:
-                        print("      log: %s" % log)
+                        say("      log: %s" % log)
                     results.append(line)
-    print("\n%d runs, %d not as expected" % (len(results), failures))
+    say("\n%d runs, %d not as expected" % (len(results), failures))
     if failures:
-        print("RESULT: FAILED")
-        return 1
-    print("RESULT: every stage clean under %s; the volatile warp tail's races were reported" % ", ".join(tools)
-          if "racecheck" in tools and any(n == "reduce_kernel_6" for n, _ in programs)
-          else "RESULT: every run clean")
-    return 0
+        say("RESULT: FAILED")
+    else:
+        say("RESULT: every stage clean under %s; the volatile warp tail's races were reported" % ", ".join(tools)
+            if "racecheck" in tools and any(n == "reduce_kernel_6" for n, _ in programs)
+            else "RESULT: every run clean")
+    summary = os.path.join(a.log_dir, "summary.txt")
+    with open(summary, "w") as f:
+        f.write("\n".join(printed) + "\n")
+    print("summary: " + summary)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

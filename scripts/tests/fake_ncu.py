@@ -2,10 +2,11 @@
 """A stand-in for `ncu`, for testing the profiling scripts on a machine without a GPU.
 
 Profiling (`-o BASE ... PROGRAM --profile ...`) writes BASE.ncu-rep as JSON holding counters shaped
-like chapter 7's stages at n = 2^24, block 256 (per-warp counts read from the sm_90 SASS);
+like chapter 7's and chapter 8's stages at n = 2^24, block 256 (per-warp counts read from the sm_90 SASS);
 `--import REP --csv --page raw` prints them the way ncu does: a ==PROF== line, the header, a units
 row, one row per kernel, numbers with thousands separators, instanced metrics as
-"TOTAL (NAME: V; NAME: V)". FAKE_NCU_UNKNOWN="a,b" makes it reject those metric names as ncu does.
+"TOTAL (NAME: V; NAME: V)". FAKE_NCU_UNKNOWN="a,b" makes it reject those metric names as ncu does;
+FAKE_NCU_AS="prog=other" gives program prog the counters of other (a step that does not move).
 """
 import json
 import os
@@ -25,6 +26,14 @@ STAGES = {
     "reduce_kernel_7": (3, 4, 4, 0, 0, 62.0, BLOCKS),
     "reduce_kernel_8": (3, 4, 4, 0, 0, 88.0, 2048),
     "reduce_kernel_9": (1, 1, 1, 0, 0, 93.0, 2048),
+    "reduce_kernel_10": (1, 1, 1, 0, 0, 92.0, 1056),
+    "reduce_kernel_11": (1, 1, 1, 0, 0, 91.0, 1056),
+    # chapter 8: one-thread stage 0, the one-element tree, then three resident-grid stages
+    "reduce_stage_0": (0, 0, 0, 0, 0, 0.1, 1),
+    "reduce_stage_1": (9, 9, 8, 1.0e4, 0, 30.0, BLOCKS),
+    "reduce_stage_2": (9, 9, 8, 1.0e3, 0, 55.0, 1056),
+    "reduce_stage_3": (4, 5, 3, 1.0e2, 0, 55.0, 1056),
+    "reduce_stage_4": (0.2, 1, 1, 0, 0, 55.0, 1056),
 }
 
 
@@ -49,7 +58,8 @@ def main(argv):
             return 1
     base = argv[argv.index("-o") + 1]
     prog = os.path.basename(argv[argv.index("--profile") - 1])
-    ld, st, bar, conf, div, dram, grid = STAGES.get(prog, STAGES["reduce_kernel_1"])
+    alias = dict(a.split("=", 1) for a in os.environ.get("FAKE_NCU_AS", "").split(",") if "=" in a)
+    ld, st, bar, conf, div, dram, grid = STAGES.get(alias.get(prog, prog), STAGES["reduce_kernel_1"])
     warps = grid * 8
     c = lambda v: "{:,.0f}".format(v)
     k = {}

@@ -58,9 +58,12 @@ class Tools(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
         self.bin = os.path.join(self.tmp, "ch07_reduction_opt")
-        os.makedirs(self.bin)
-        for i in range(10):
-            p = os.path.join(self.bin, "reduce_kernel_%d" % i)
+        self.bin8 = os.path.join(self.tmp, "ch08_reduction_scan_histogram")
+        programs = [(self.bin, "reduce_kernel_%d" % i) for i in range(12)]
+        programs += [(self.bin8, "reduce_stage_%d" % i) for i in range(5)]
+        for folder, name in programs:
+            os.makedirs(folder, exist_ok=True)
+            p = os.path.join(folder, name)
             with open(p, "w") as f:
                 f.write("#!/bin/sh\nexit 0\n")
             os.chmod(p, os.stat(p).st_mode | stat.S_IEXEC)
@@ -81,6 +84,31 @@ class Tools(unittest.TestCase):
         self.assertEqual(rc2, 0, out2)
         self.assertEqual(out2.count("PASS"), 8, out2)
 
+    def test_claims_ch08(self):
+        md = os.path.join(self.tmp, "claims8.md")
+        rc, out = run(check_profile_claims.main, ["--chapter", "ch08", "--bin-dir", self.bin8, "--ncu", FAKE_NCU,
+                                                  "--assume-gpu", "--reports", os.path.join(self.tmp, "r8"),
+                                                  "--md", md])
+        self.assertEqual(rc, 0, out)
+        self.assertEqual(out.count("PASS"), 6, out)
+        with open(md) as f:
+            text = f.read()
+        self.assertIn("## Chapter 8", text)
+        self.assertIn("| reduce_stage_4 |", text)
+        self.assertIn("| 3 -> 4 |", text)
+
+    def test_claim_failure_is_reported(self):
+        # A stage whose counters do not move as claimed fails the run (exit 1), naming the step.
+        os.environ["FAKE_NCU_AS"] = "reduce_stage_3=reduce_stage_2"
+        try:
+            rc, out = run(check_profile_claims.main, ["--chapter", "ch08", "--bin-dir", self.bin8, "--ncu", FAKE_NCU,
+                                                      "--assume-gpu", "--reports", os.path.join(self.tmp, "r8f")])
+        finally:
+            del os.environ["FAKE_NCU_AS"]
+        self.assertEqual(rc, 1, out)
+        self.assertIn("8.00 -> 8.00", out)  # 2 -> 3: the barriers did not fall
+        self.assertIn("RESULT: FAILED", out)
+
     def test_skip_without_ncu(self):
         rc, out = run(check_profile_claims.main, ["--ncu", os.path.join(self.tmp, "no-such-ncu")])
         self.assertEqual(rc, 77)
@@ -92,6 +120,10 @@ class Tools(unittest.TestCase):
         rc, out = run(run_sanitizers.main, argv)
         self.assertEqual(rc, 0, out)
         self.assertIn("hazards reported, as expected", out)
+        with open(os.path.join(self.tmp, "logs", "summary.txt")) as f:
+            summary = f.read()
+        self.assertIn("= 144 runs", summary)  # 17 programs, 18 forms, 4 tools, 2 sizes
+        self.assertIn("RESULT: every stage clean", summary)
         os.environ["FAKE_SANITIZER_DIRTY"] = "reduce_kernel_2:memcheck"
         try:
             rc, out = run(run_sanitizers.main, argv + ["--only", "reduce_kernel_2"])
