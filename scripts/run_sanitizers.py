@@ -153,7 +153,8 @@ def main(argv=None):
         printed.append(text)
 
     forms = sum(len(VARIANTS.get(name, [None])) for name, _ in programs)
-    say("%s: %d programs (%d forms: reduce_kernel_6 in both --last-warp forms) x %d tools x %d sizes = %d runs; "
+    say("%s: %d programs (%d forms, a program with --last-warp variants counting once per variant) x %d tools "
+        "x %d sizes = %d runs; "
         "logs in %s" % (san, len(programs), forms, len(tools), len(sizes), forms * len(tools) * len(sizes), a.log_dir))
 
     results, failures = [], 0
