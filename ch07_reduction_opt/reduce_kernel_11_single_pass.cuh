@@ -11,7 +11,9 @@
 //! (the grid is fixed for a given device, type, block size and n).
 //! Source: the threadfence reduction of the CUDA programming guide (memory fence functions) and the
 //! CUDA samples' threadFenceReduction.
-//! What the profiler shows: one kernel per reduction instead of two; a handful of integer atomics.
+//! What the profiler shows: one kernel and no float atomics; one integer atomic and one divergent
+//! branch per block (thread 0 takes the ticket), 2 barriers per block instead of 1; on the H200 at
+//! 2^24 floats the kernel takes 20.5 us against stage 10's 18.8 us.
 #pragma once
 #include <cuda_runtime.h>
 
