@@ -21,18 +21,9 @@ harness::ReduceImpl reduce_kernel_10_impl() {
   meta.change = "one full wave of resident blocks (SMs x blocks per SM from cudaOccupancyMaxActiveBlocksPerMultiprocessor)";
   meta.source = "this tutorial (past the article); CUDA programming guide, occupancy calculator API";
   meta.grid_stride = true;
-  meta.grid_for = [](const harness::ReduceArgs& a) {
-    if (a.grid != 0) return a.grid;
-    std::size_t grid = 0;
-    harness::with_input_type(a.type, [&](auto t) {
-      using T = decltype(t);
-      harness::with_block_size(a.block, [&](auto block) {
-        grid = occupancy_grid(reinterpret_cast<const void*>(&reduce_kernel_9<T, decltype(block)::value>),
-                              a.block, a.n);
-      });
-    });
-    return grid;
-  };
+  meta.grid_for = occupancy_grid_rule([](auto t, auto block) {
+    return reinterpret_cast<const void*>(&reduce_kernel_9<decltype(t), decltype(block)::value>);
+  });
   return make_atomic_stage(meta, [](auto t, auto block, const harness::ReduceArgs& a, std::size_t grid) {
     using T = decltype(t);
     reduce_kernel_9<T, decltype(block)::value><<<grid, a.block, 0, a.stream>>>(input_as<T>(a), a.n, output_as<T>(a));

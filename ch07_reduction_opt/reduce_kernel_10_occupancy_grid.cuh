@@ -14,6 +14,9 @@
 
 #include <cstddef>
 
+#include "dtype.hpp"
+#include "kernel_support.cuh"
+#include "reduce_impl.hpp"
 #include "reduce_kernel_9_vectorized.cuh"
 
 namespace ch07 {
@@ -30,5 +33,23 @@ inline constexpr std::size_t kMinElementsPerThread = 32;
 //! @param[in] n number of elements
 //! @throws CudaError if the occupancy query fails
 std::size_t occupancy_grid(const void* kernel, int block, std::size_t n);
+
+//! A ReduceImpl grid rule for stages 10 and 11: args.grid when the user gave one, else
+//! occupancy_grid of the kernel that `kernel_of(T{}, std::integral_constant<int, Block>{})`
+//! returns (its address as const void*) for the element type and block size of the arguments.
+//! @tparam KernelOf generic callable (T, integral_constant<int, Block>) -> const void*
+//! @throws UsageError for an element type or block size outside the supported lists
+//! @throws CudaError if the occupancy query fails
+template <class KernelOf>
+auto occupancy_grid_rule(KernelOf kernel_of) {
+  return [kernel_of](const harness::ReduceArgs& a) -> std::size_t {
+    if (a.grid != 0) return a.grid;
+    std::size_t grid = 0;
+    harness::with_input_type(a.type, [&](auto t) {
+      harness::with_block_size(a.block, [&](auto block) { grid = occupancy_grid(kernel_of(t, block), a.block, a.n); });
+    });
+    return grid;
+  };
+}
 
 }  // namespace ch07

@@ -6,23 +6,6 @@
 
 namespace ch07 {
 
-namespace {
-
-std::size_t stage11_grid(const harness::ReduceArgs& a) {
-  if (a.grid != 0) return a.grid;
-  std::size_t grid = 0;
-  harness::with_input_type(a.type, [&](auto t) {
-    using T = decltype(t);
-    harness::with_block_size(a.block, [&](auto block) {
-      grid = occupancy_grid(reinterpret_cast<const void*>(&reduce_kernel_11<T, decltype(block)::value>),
-                            a.block, a.n);
-    });
-  });
-  return grid;
-}
-
-}  // namespace
-
 harness::ReduceImpl reduce_kernel_11_impl() {
   harness::ReduceImpl meta;
   meta.name = "reduce_kernel_11";
@@ -31,12 +14,15 @@ harness::ReduceImpl reduce_kernel_11_impl() {
   meta.source = "CUDA programming guide, memory fence functions; CUDA samples threadFenceReduction";
   meta.grid_stride = true;
   meta.deterministic = true;
-  meta.grid_for = stage11_grid;
-  meta.workspace_bytes = [](const harness::ReduceArgs& a) {
-    return stage11_grid(a) * harness::dtype_size(a.type);
+  const auto grid_of = occupancy_grid_rule([](auto t, auto block) {
+    return reinterpret_cast<const void*>(&reduce_kernel_11<decltype(t), decltype(block)::value>);
+  });
+  meta.grid_for = grid_of;
+  meta.workspace_bytes = [grid_of](const harness::ReduceArgs& a) {
+    return grid_of(a) * harness::dtype_size(a.type);
   };
-  meta.launch = [](const harness::ReduceArgs& a) {
-    const std::size_t grid = stage11_grid(a);
+  meta.launch = [grid_of](const harness::ReduceArgs& a) {
+    const std::size_t grid = grid_of(a);
     harness::with_input_type(a.type, [&](auto t) {
       using T = decltype(t);
       harness::with_block_size(a.block, [&](auto block) {
