@@ -8,6 +8,7 @@ const char* dtype_name(DType t) {
     case DType::f64: return "double";
     case DType::i32: return "int";
     case DType::i64: return "int64";
+    case DType::u8: return "uint8";
   }
   return "?";
 }
@@ -18,6 +19,7 @@ std::size_t dtype_size(DType t) {
     case DType::f64: return 8;
     case DType::i32: return 4;
     case DType::i64: return 8;
+    case DType::u8: return 1;
   }
   return 0;
 }
@@ -26,7 +28,8 @@ DType parse_dtype(const std::string& s) {
   if (s == "float" || s == "f32") return DType::f32;
   if (s == "double" || s == "f64") return DType::f64;
   if (s == "int" || s == "i32") return DType::i32;
-  throw UsageError("unknown --type '" + s + "': expected float, double or int");
+  if (s == "uint8" || s == "u8") return DType::u8;
+  throw UsageError("unknown --type '" + s + "': expected float, double, int or uint8");
 }
 
 const char* op_name(Op op) {

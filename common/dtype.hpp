@@ -15,7 +15,8 @@ enum class DType {
   f32,  //!< float (4 bytes)
   f64,  //!< double (8 bytes)
   i32,  //!< int (4 bytes)
-  i64   //!< long long (8 bytes); used for exact integer outputs
+  i64,  //!< long long (8 bytes); used for exact integer outputs
+  u8    //!< unsigned char (1 byte); histogram samples
 };
 
 //! Reduction operator.
@@ -50,13 +51,20 @@ struct DTypeTraits<DType::i64> {
   using type = long long;  //!< the C++ type
 };
 
+//! unsigned char
+template <>
+struct DTypeTraits<DType::u8> {
+  using type = unsigned char;  //!< the C++ type
+};
+
 //! DType of a C++ type: `dtype_of<float>()` is DType::f32.
-//! @tparam T float, double, int or long long; any other type fails to compile (static_assert)
+//! @tparam T float, double, int, long long or unsigned char; any other type fails to compile (static_assert)
 template <class T>
 constexpr DType dtype_of() {
   if constexpr (std::is_same_v<T, float>) return DType::f32;
   else if constexpr (std::is_same_v<T, double>) return DType::f64;
   else if constexpr (std::is_same_v<T, int>) return DType::i32;
+  else if constexpr (std::is_same_v<T, unsigned char>) return DType::u8;
   else {
     static_assert(std::is_same_v<T, long long>, "unsupported element type");
     return DType::i64;

@@ -16,6 +16,21 @@ double machine_epsilon(DType t) {
   }
 }
 
+const char* check_name(CheckKind k) {
+  switch (k) {
+    case CheckKind::exact: return "exact";
+    case CheckKind::bound: return "bound";
+    case CheckKind::unchecked: return "unchecked";
+  }
+  return "?";
+}
+
+double depth_error_bound(double depth, double eps, double abs_sum) {
+  const double du = depth * eps / 2;
+  if (du >= 1) return std::numeric_limits<double>::infinity();
+  return du / (1 - du) * abs_sum;
+}
+
 double sum_error_bound(std::size_t n, double eps, double abs_sum) {
   return static_cast<double>(n) * eps * abs_sum;
 }

@@ -1,0 +1,77 @@
+//! @file stage.hpp
+//! @brief What every stage of every problem presents to the harness: the launch arguments
+//! (LaunchArgs and the problem's own fields) and the stage's description, Stage<P>.
+//!
+//! A problem P (harness::Reduce, harness::Scan, harness::Histogram) names its argument struct
+//! `P::Args` (deriving from LaunchArgs) and what a stage may support beyond types and block sizes,
+//! `P::Caps`. A stage file fills one Stage<P>: its name, what it changed, the limits it accepts,
+//! and plain functions that say its grid, its workspace and how it launches.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "dtype.hpp"
+
+namespace harness {
+
+//! The arguments every launch of every problem carries. Pointers are device pointers.
+struct LaunchArgs {
+  DType type = DType::f32;         //!< element type of `in`
+  const void* in = nullptr;        //!< n input elements
+  std::size_t n = 0;               //!< number of input elements (any value, 0 included)
+  void* out = nullptr;             //!< the output (its size and type are the problem's)
+  void* workspace = nullptr;       //!< scratch of at least the stage's workspace_bytes(args) bytes
+  std::size_t workspace_size = 0;  //!< bytes available at `workspace`
+  int block = 256;                 //!< threads per block
+  std::size_t grid = 0;            //!< blocks; 0 lets the stage choose (only grid-stride stages honour it)
+  cudaStream_t stream = nullptr;   //!< stream to enqueue on
+
+  //! The input as T (T must match `type`).
+  template <class T>
+  const T* input() const { return static_cast<const T*>(in); }
+  //! The output as T (T must match the problem's output type).
+  template <class T>
+  T* output() const { return static_cast<T*>(out); }
+  //! The workspace as T.
+  template <class T>
+  T* scratch() const { return static_cast<T*>(workspace); }
+};
+
+//! One stage of problem P: its identity, what it accepts, and how it is launched.
+//! @tparam P the problem (Reduce, Scan or Histogram); P::Args derives from LaunchArgs.
+template <class P>
+struct Stage {
+  using Args = typename P::Args;  //!< the problem's launch arguments
+
+  std::string name;    //!< program name, e.g. "reduce_kernel_3"
+  std::string label;   //!< short idea, e.g. "strided index"
+  std::string change;  //!< what changed against the stage before, one sentence
+  std::string source;  //!< where it comes from, e.g. "article section 6"
+  std::vector<DType> types{DType::f32, DType::f64, DType::i32};  //!< supported input types
+  int min_block = 32;           //!< smallest supported block size (a power of two)
+  int max_block = 1024;         //!< largest supported block size (a power of two)
+  bool grid_stride = false;     //!< honours Args::grid (--grid)
+  bool deterministic = false;   //!< same bits on every run with the same input and configuration
+  typename P::Caps caps{};      //!< what the stage supports of the problem's own options
+
+  //! Blocks the stage's main kernel launches for these arguments; null means ceil(n / block).
+  std::function<std::size_t(const Args&)> grid_for;
+  //! Scratch bytes the stage needs; null means none.
+  std::function<std::size_t(const Args&)> workspace_bytes;
+  //! Longest chain of floating-point additions any output value goes through (elements per
+  //! thread, tree levels, partials folded serially or by atomics), for the error bound on random
+  //! floats; null means the problem's default. Unused by problems whose results are integers.
+  std::function<double(const Args&)> depth;
+  //! Enqueues the whole algorithm on args.stream (zeroing, every pass). Called with n > 0 and
+  //! arguments already validated; the harness checks the launch for errors afterwards.
+  std::function<void(const Args&)> launch;
+};
+
+//! True when `b` is a power of two.
+constexpr bool is_power_of_two(long long b) { return b > 0 && (b & (b - 1)) == 0; }
+
+}  // namespace harness
