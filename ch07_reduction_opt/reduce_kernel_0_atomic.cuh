@@ -10,7 +10,9 @@
 
 #include <cstddef>
 
+#include "cuda_check.hpp"
 #include "kernel_support.cuh"
+#include "reduce_problem.hpp"
 
 namespace ch07 {
 
@@ -27,6 +29,35 @@ __global__ void reduce_kernel_0(const T* __restrict__ data, std::size_t n, T* re
   const std::size_t i = harness::global_thread_id();
   if (i >= n) return;
   atomicAdd(result, data[i]);
+}
+
+// ---- How stage 0 is launched -----------------------------------------------------------------
+
+//! Launches stage 0 on a.stream: zeroes the one-element result (every block adds into it with
+//! atomicAdd), then ceil(n / Block) blocks of Block threads, one element per thread.
+//! @param[in] a n > 0, type float/double/int, block a power of two the stage accepts
+inline void launch_reduce_kernel_0(const harness::ReduceArgs& a) {
+  const std::size_t grid = harness::blocks_for(a.n, a.block);
+  harness::with_input_type(a.type, [&](auto t) {
+    using T = decltype(t);
+    CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), a.stream));
+    harness::with_block_size(a.block, [&](auto block) {
+      constexpr int B = decltype(block)::value;
+      reduce_kernel_0<T><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<T>());
+    });
+  });
+}
+
+//! Stage 0 as the harness runs it: the program `reduce_kernel_0`, the ladder and the tests.
+inline harness::Stage<harness::Reduce> reduce_kernel_0_stage() {
+  harness::Stage<harness::Reduce> s;
+  s.name = "reduce_kernel_0";
+  s.label = "one atomicAdd per element";
+  s.change = "the naive start: every thread adds its element to the result with atomicAdd";
+  s.source = "article section 2";
+  s.depth = [](const harness::ReduceArgs& a) { return static_cast<double>(a.n); };
+  s.launch = launch_reduce_kernel_0;
+  return s;
 }
 
 }  // namespace ch07

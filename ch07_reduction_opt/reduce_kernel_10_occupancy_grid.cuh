@@ -7,8 +7,10 @@
 //! once and launches exactly SMs x that many: one full wave of resident blocks that stride over the
 //! whole input (a persistent grid), never more blocks than there are vectors to load. No block
 //! waits for a free SM, there is no tail wave, and the number of block results is small and fixed.
-//! What the profiler shows: one wave (1,056 blocks on the H200 at block 256, against stage 9's 2,048),
-//! so half the block results and atomics; the same DRAM throughput as stage 9 (77% vs 78% at 2^24).
+//! What the profiler shows: exactly one wave of blocks (fewer than stage 9 launches at the same n),
+//! so fewer block results and atomics; about the same DRAM throughput as stage 9 (the chapter README
+//! has the measured counters).
+//! Reuses stage 9's kernel unchanged (reduce_kernel_9_vectorized.cuh, included): only the launch changes.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -16,7 +18,9 @@
 
 #include "dtype.hpp"
 #include "kernel_support.cuh"
-#include "reduce_impl.hpp"
+#include "cuda_check.hpp"
+#include "device_info.hpp"
+#include "reduce_problem.hpp"
 #include "reduce_kernel_9_vectorized.cuh"
 
 namespace ch07 {
@@ -25,31 +29,68 @@ namespace ch07 {
 //! inputs launch fewer blocks (as stage 9 would), so fewer block results are combined.
 inline constexpr std::size_t kMinElementsPerThread = 32;
 
-//! Blocks of `kernel` with `block` threads that fill every SM once: SM count x the occupancy
-//! API's resident blocks per SM (at least 1), capped at ceil(n / (block x kMinElementsPerThread))
-//! so small inputs launch only the blocks that have a useful amount of work.
-//! @param[in] kernel the kernel to size the grid for
-//! @param[in] block threads per block
-//! @param[in] n number of elements
-//! @throws CudaError if the occupancy query fails
-std::size_t occupancy_grid(const void* kernel, int block, std::size_t n);
-
-//! A ReduceImpl grid rule for stages 10 and 11: args.grid when the user gave one, else
-//! occupancy_grid of the kernel that `kernel_of(T{}, std::integral_constant<int, Block>{})`
-//! returns (its address as const void*) for the element type and block size of the arguments.
+//! The grid of stages 10 and 11: the user's --grid if given, else one full wave of resident blocks
+//! of the kernel that `kernel_of(T{}, std::integral_constant<int, Block>{})` returns (its address)
+//! for the arguments' type and block size: harness::occupancy_grid with kMinElementsPerThread.
 //! @tparam KernelOf generic callable (T, integral_constant<int, Block>) -> const void*
-//! @throws UsageError for an element type or block size outside the supported lists
 //! @throws CudaError if the occupancy query fails
 template <class KernelOf>
-auto occupancy_grid_rule(KernelOf kernel_of) {
-  return [kernel_of](const harness::ReduceArgs& a) -> std::size_t {
-    if (a.grid != 0) return a.grid;
-    std::size_t grid = 0;
-    harness::with_input_type(a.type, [&](auto t) {
-      harness::with_block_size(a.block, [&](auto block) { grid = occupancy_grid(kernel_of(t, block), a.block, a.n); });
+std::size_t occupancy_grid_for(const harness::ReduceArgs& a, KernelOf kernel_of) {
+  if (a.grid != 0) return a.grid;
+  std::size_t grid = 0;
+  harness::with_input_type(a.type, [&](auto t) {
+    harness::with_block_size(a.block, [&](auto block) {
+      grid = harness::occupancy_grid(kernel_of(t, block), a.block, a.n, kMinElementsPerThread);
     });
-    return grid;
+  });
+  return grid;
+}
+
+// ---- How stage 10 is launched ----------------------------------------------------------------
+
+//! Stage 10's grid: one full wave of stage 9's kernel (see occupancy_grid_for).
+inline std::size_t reduce_kernel_10_grid(const harness::ReduceArgs& a) {
+  return occupancy_grid_for(a, [](auto t, auto block) {
+    return reinterpret_cast<const void*>(&reduce_kernel_9<decltype(t), decltype(block)::value>);
+  });
+}
+
+//! Launches stage 10 on a.stream: zeroes the one-element result (every block adds into it with
+//! atomicAdd), then stage 9's kernel on reduce_kernel_10_grid(a) blocks.
+//! @param[in] a n > 0, type float/double/int, block a power of two from 32 to 1024, grid 0 or any
+inline void launch_reduce_kernel_10(const harness::ReduceArgs& a) {
+  const std::size_t grid = reduce_kernel_10_grid(a);
+  harness::with_input_type(a.type, [&](auto t) {
+    using T = decltype(t);
+    CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), a.stream));
+    harness::with_block_size(a.block, [&](auto block) {
+      constexpr int B = decltype(block)::value;
+      reduce_kernel_9<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<T>());
+    });
+  });
+}
+
+//! The depth of stages 10 and 11 on `grid` blocks: per-thread share, block tree, `partials` folds.
+inline double occupancy_depth(const harness::ReduceArgs& a, double grid, double partials) {
+  const double per_thread = static_cast<double>(harness::blocks_for(a.n, a.block)) / grid + 1;
+  return harness::reduce_depth(per_thread + 2 * kUnroll + 4, a.block, partials);
+}
+
+//! Stage 10 as the harness runs it: the program `reduce_kernel_10`, the ladder and the tests.
+inline harness::Stage<harness::Reduce> reduce_kernel_10_stage() {
+  harness::Stage<harness::Reduce> s;
+  s.name = "reduce_kernel_10";
+  s.label = "grid from the occupancy API";
+  s.change = "one full wave of resident blocks (SMs x blocks per SM from cudaOccupancyMaxActiveBlocksPerMultiprocessor)";
+  s.source = "this tutorial (past the article); CUDA programming guide, occupancy calculator API";
+  s.grid_stride = true;
+  s.grid_for = reduce_kernel_10_grid;
+  s.depth = [](const harness::ReduceArgs& a) {
+    const double grid = static_cast<double>(reduce_kernel_10_grid(a));
+    return occupancy_depth(a, grid, grid);
   };
+  s.launch = launch_reduce_kernel_10;
+  return s;
 }
 
 }  // namespace ch07

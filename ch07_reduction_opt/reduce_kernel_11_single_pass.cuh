@@ -5,27 +5,29 @@
 //! Changed against stage 10: blocks no longer atomicAdd their sums into the result (float atomics
 //! make the order, and so the rounding, change from run to run). Each block writes its partial to
 //! partials[blockIdx.x], makes it visible device-wide with __threadfence(), and takes a ticket from
-//! a device-wide counter with atomicAdd. The block that draws the last ticket knows every other
-//! partial is visible; it sums partials[0..gridDim.x) in a fixed order, writes the result and
-//! resets the counter for the next launch. One launch, no second pass, the same bits on every run
-//! (the grid is fixed for a given device, type, block size and n).
+//! a ticket counter with atomicAdd. The block that draws the last ticket knows every other partial
+//! is visible; it sums partials[0..gridDim.x) in a fixed order and writes the result. One kernel, no
+//! second pass, the same bits on every run (the grid is fixed for a given device, type, block size
+//! and n). The counter lives in the workspace, not in a __device__ global, and the launch zeroes it
+//! first: two launches in flight on different workspaces, or a launch after an aborted one, cannot
+//! see each other's tickets.
 //! Source: the threadfence reduction of the CUDA programming guide (memory fence functions) and the
 //! CUDA samples' threadFenceReduction.
 //! What the profiler shows: one kernel and no float atomics; one integer atomic and one divergent
-//! branch per block (thread 0 takes the ticket), 2 barriers per block instead of 1; on the H200 at
-//! 2^24 floats the kernel takes 20.5 us against stage 10's 18.8 us.
+//! branch per block (thread 0 takes the ticket), 2 barriers per block instead of 1, and a kernel a
+//! little slower than stage 10's (the last block's extra work); the chapter README has the numbers.
+//! This stage includes stage 10's header for its grid rule and stage 9's device functions.
 #pragma once
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstddef>
 
-#include "reduce_kernel_9_vectorized.cuh"
+#include "cuda_check.hpp"
+#include "reduce_kernel_10_occupancy_grid.cuh"
+#include "reduce_problem.hpp"
 
 namespace ch07 {
-
-//! Tickets taken by finished blocks of the single-pass stage; the last block resets it to 0.
-//! Because it is one global counter, launches of stage 11 must not run concurrently on one device.
-__device__ unsigned int g_stage11_retired = 0;
 
 //! Stage 11: stage 10's accumulation and block sum, then the last-block finish.
 //! @tparam T float, double or int
@@ -33,17 +35,19 @@ __device__ unsigned int g_stage11_retired = 0;
 //! @param[in] data n elements, aligned to sizeof(T)
 //! @param[in] n number of elements (> 0)
 //! @param[out] partials gridDim.x elements of scratch, one per block (their old contents are unused)
+//! @param[in,out] retired the ticket counter, zeroed before the launch (in the workspace, so two
+//!                launches on different workspaces never share it)
 //! @param[out] result one element: the sum (written, not accumulated: no zeroing needed)
-//! Launch: at most 2^31 - 1 blocks; one launch at a time (see g_stage11_retired).
+//! Launch: at most 2^31 - 1 blocks.
 template <class T, int Block>
 __global__ void __launch_bounds__(Block)
-    reduce_kernel_11(const T* __restrict__ data, std::size_t n, T* partials, T* result) {
+    reduce_kernel_11(const T* __restrict__ data, std::size_t n, T* partials, unsigned* retired, T* result) {
   __shared__ bool is_last_block;
   T sum = block_sum_one_barrier<T, Block>(thread_sum_vectorized(data, n));
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
     __threadfence();  // the partial is visible to every block before the ticket is taken
-    const unsigned ticket = atomicAdd(&g_stage11_retired, 1u);
+    const unsigned ticket = atomicAdd(retired, 1u);
     is_last_block = (ticket == gridDim.x - 1);
   }
   __syncthreads();
@@ -54,10 +58,61 @@ __global__ void __launch_bounds__(Block)
   for (unsigned i = threadIdx.x; i < gridDim.x; i += Block) acc += __ldcg(partials + i);
   __syncthreads();  // warp_sums of block_sum_one_barrier are reused
   acc = block_sum_one_barrier<T, Block>(acc);
-  if (threadIdx.x == 0) {
-    *result = acc;
-    g_stage11_retired = 0;
-  }
+  if (threadIdx.x == 0) *result = acc;
+}
+
+// ---- How stage 11 is launched ----------------------------------------------------------------
+
+//! Bytes at the start of stage 11's workspace that hold the ticket counter (16, so the partials
+//! after it stay aligned for any element type).
+inline constexpr std::size_t kTicketBytes = 16;
+
+//! Stage 11's grid: one full wave of its own kernel (see occupancy_grid_for).
+inline std::size_t reduce_kernel_11_grid(const harness::ReduceArgs& a) {
+  return occupancy_grid_for(a, [](auto t, auto block) {
+    return reinterpret_cast<const void*>(&reduce_kernel_11<decltype(t), decltype(block)::value>);
+  });
+}
+
+//! Launches stage 11 on a.stream: zeroes the ticket counter at the start of the workspace, then one
+//! launch of reduce_kernel_11 on reduce_kernel_11_grid(a) blocks, its partials after the counter.
+//! Nothing else: the last block writes the result, so the result needs no zeroing.
+//! @param[in] a n > 0, type float/double/int, block a power of two from 32 to 1024, grid 0 or any;
+//!            workspace of kTicketBytes + grid x sizeof(T) bytes
+inline void launch_reduce_kernel_11(const harness::ReduceArgs& a) {
+  const std::size_t grid = reduce_kernel_11_grid(a);
+  unsigned* retired = a.scratch<unsigned>();
+  CUDA_CHECK(cudaMemsetAsync(retired, 0, sizeof(unsigned), a.stream));
+  harness::with_input_type(a.type, [&](auto t) {
+    using T = decltype(t);
+    T* partials = reinterpret_cast<T*>(a.scratch<unsigned char>() + kTicketBytes);
+    harness::with_block_size(a.block, [&](auto block) {
+      constexpr int B = decltype(block)::value;
+      reduce_kernel_11<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, partials, retired, a.output<T>());
+    });
+  });
+}
+
+//! Stage 11 as the harness runs it: the program `reduce_kernel_11`, the ladder and the tests.
+inline harness::Stage<harness::Reduce> reduce_kernel_11_stage() {
+  harness::Stage<harness::Reduce> s;
+  s.name = "reduce_kernel_11";
+  s.label = "single pass, last block finishes";
+  s.change = "blocks write partials; the last block to finish (threadfence + ticket counter) sums them: one launch, no float atomics, deterministic";
+  s.source = "CUDA programming guide, memory fence functions; CUDA samples threadFenceReduction";
+  s.grid_stride = true;
+  s.deterministic = true;
+  s.grid_for = reduce_kernel_11_grid;
+  s.workspace_bytes = [](const harness::ReduceArgs& a) {
+    return kTicketBytes + reduce_kernel_11_grid(a) * harness::dtype_size(a.type);
+  };
+  s.depth = [](const harness::ReduceArgs& a) {
+    const double grid = static_cast<double>(reduce_kernel_11_grid(a));
+    // The last block folds the partials: ceil(grid / Block) each, then its tree.
+    return occupancy_depth(a, grid, std::ceil(grid / a.block) + harness::tree_levels(a.block));
+  };
+  s.launch = launch_reduce_kernel_11;
+  return s;
 }
 
 }  // namespace ch07

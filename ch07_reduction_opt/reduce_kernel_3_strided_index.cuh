@@ -4,18 +4,20 @@
 //! Changed against stage 2: instead of asking "is my index a multiple of 2s?", thread tid works on
 //! slot idx = 2 * s * tid. The active threads are now tids 0, 1, 2, ... (contiguous), so whole warps
 //! are either all active or all idle until fewer than 32 threads remain: no divergence, and no %.
-//! What the profiler shows: the article promises less branch divergence. On the H200 with nvcc 13
-//! there was none to remove: the modulo test of stage 2 is predicated, not branched (0 divergent
+//! What the profiler shows: the article promises less branch divergence. With nvcc 13 on sm_90
+//! there is none to remove: the modulo test of stage 2 is predicated, not branched (0 divergent
 //! branch targets in both stages). What does change: whole warps now drop out of each level, so
-//! shared-memory instructions issued fall (ld + st 6.68 M -> 2.69 M at 2^24 floats), while the
-//! index arithmetic adds instructions (33.8 M -> 43.8 M warp instructions). And at s = 2 lanes 0 and
-//! 16 hit words 0 and 64, both in bank 0: bank conflicts jump from 0.10 M to 6.52 M, growing with s.
+//! fewer shared-memory instructions are issued, while the index arithmetic adds instructions. And at
+//! s = 2 lanes 0 and 16 hit words 0 and 64, both in bank 0: bank conflicts jump, growing with s
+//! (the chapter README has the counters).
 #pragma once
 #include <cuda_runtime.h>
 
 #include <cstddef>
 
+#include "cuda_check.hpp"
 #include "kernel_support.cuh"
+#include "reduce_problem.hpp"
 
 namespace ch07 {
 
@@ -41,6 +43,35 @@ __global__ void reduce_kernel_3(const T* __restrict__ data, std::size_t n, T* re
     __syncthreads();
   }
   if (tid == 0) atomicAdd(result, sdata[0]);
+}
+
+// ---- How stage 3 is launched -----------------------------------------------------------------
+
+//! Launches stage 3 on a.stream: zeroes the one-element result (every block adds into it with
+//! atomicAdd), then ceil(n / Block) blocks of Block threads, one element per thread.
+//! @param[in] a n > 0, type float/double/int, block a power of two the stage accepts
+inline void launch_reduce_kernel_3(const harness::ReduceArgs& a) {
+  const std::size_t grid = harness::blocks_for(a.n, a.block);
+  harness::with_input_type(a.type, [&](auto t) {
+    using T = decltype(t);
+    CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), a.stream));
+    harness::with_block_size(a.block, [&](auto block) {
+      constexpr int B = decltype(block)::value;
+      reduce_kernel_3<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<T>());
+    });
+  });
+}
+
+//! Stage 3 as the harness runs it: the program `reduce_kernel_3`, the ladder and the tests.
+inline harness::Stage<harness::Reduce> reduce_kernel_3_stage() {
+  harness::Stage<harness::Reduce> s;
+  s.name = "reduce_kernel_3";
+  s.label = "strided index";
+  s.change = "thread tid works on slot 2*s*tid: active threads are contiguous, no divergent warps (but bank conflicts)";
+  s.source = "article section 6";
+  s.depth = [](const harness::ReduceArgs& a) { return harness::reduce_depth(1, a.block, static_cast<double>(harness::blocks_for(a.n, a.block))); };
+  s.launch = launch_reduce_kernel_3;
+  return s;
 }
 
 }  // namespace ch07

@@ -13,7 +13,9 @@
 
 #include <cstddef>
 
+#include "cuda_check.hpp"
 #include "kernel_support.cuh"
+#include "reduce_problem.hpp"
 
 namespace ch07 {
 
@@ -55,6 +57,35 @@ __global__ void reduce_kernel_5(const T* __restrict__ data, std::size_t n, T* re
   __syncthreads();
   sum = unrolled_tree<T, Block, 1>(sdata, tid, sum);
   if (tid == 0) atomicAdd(result, sum);
+}
+
+// ---- How stage 5 is launched -----------------------------------------------------------------
+
+//! Launches stage 5 on a.stream: zeroes the one-element result (every block adds into it with
+//! atomicAdd), then ceil(n / Block) blocks of Block threads, one element per thread.
+//! @param[in] a n > 0, type float/double/int, block a power of two the stage accepts
+inline void launch_reduce_kernel_5(const harness::ReduceArgs& a) {
+  const std::size_t grid = harness::blocks_for(a.n, a.block);
+  harness::with_input_type(a.type, [&](auto t) {
+    using T = decltype(t);
+    CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), a.stream));
+    harness::with_block_size(a.block, [&](auto block) {
+      constexpr int B = decltype(block)::value;
+      reduce_kernel_5<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<T>());
+    });
+  });
+}
+
+//! Stage 5 as the harness runs it: the program `reduce_kernel_5`, the ladder and the tests.
+inline harness::Stage<harness::Reduce> reduce_kernel_5_stage() {
+  harness::Stage<harness::Reduce> s;
+  s.name = "reduce_kernel_5";
+  s.label = "unrolled by block size";
+  s.change = "the block size is a template parameter, so the tree is fully unrolled; the partial stays in a register";
+  s.source = "article section 8";
+  s.depth = [](const harness::ReduceArgs& a) { return harness::reduce_depth(1, a.block, static_cast<double>(harness::blocks_for(a.n, a.block))); };
+  s.launch = launch_reduce_kernel_5;
+  return s;
 }
 
 }  // namespace ch07

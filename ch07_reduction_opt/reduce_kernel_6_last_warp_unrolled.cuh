@@ -17,12 +17,15 @@
 //! write from the partner's read, and each read from the next write, with __syncwarp().
 //! What the profiler shows: barriers per block fall from log2(Block) + 1 to log2(Block) - 5 (9 -> 3
 //! at block 256: the strides 32 and below no longer synchronise the block).
+//! Reuses stage 5's unrolled_tree (reduce_kernel_5_unrolled.cuh, included) for the levels down to stride 64.
 #pragma once
 #include <cuda_runtime.h>
 
 #include <cstddef>
 
+#include "cuda_check.hpp"
 #include "kernel_support.cuh"
+#include "reduce_problem.hpp"
 #include "reduce_kernel_5_unrolled.cuh"
 
 namespace ch07 {
@@ -99,6 +102,50 @@ __global__ void reduce_kernel_6(const T* __restrict__ data, std::size_t n, T* re
       if (tid == 0) atomicAdd(result, sum);
     }
   }
+}
+
+// ---- How stage 6 is launched -----------------------------------------------------------------
+
+//! Launches stage 6 with warp tail `Tail` on a.stream: zeroes the one-element result (every block
+//! adds into it with atomicAdd), then ceil(n / Block) blocks of Block threads (Block >= 64: the
+//! tail reads sdata[tid + 32]).
+//! @tparam Tail LastWarp::syncwarp or LastWarp::legacy_volatile
+//! @param[in] a n > 0, type float/double/int, block a power of two from 64 to 1024
+template <LastWarp Tail>
+void launch_reduce_kernel_6(const harness::ReduceArgs& a) {
+  const std::size_t grid = harness::blocks_for(a.n, a.block);
+  harness::with_input_type(a.type, [&](auto t) {
+    using T = decltype(t);
+    CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), a.stream));
+    harness::with_block_size(a.block, [&](auto block) {
+      constexpr int B = decltype(block)::value;
+      if constexpr (B >= 64)  // block 32 is refused before launch (min_block)
+        reduce_kernel_6<T, B, Tail><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<T>());
+    });
+  });
+}
+
+//! Stage 6 as the harness runs it, in the form `Tail`.
+//! @tparam Tail LastWarp::syncwarp (the program's default) or LastWarp::legacy_volatile
+template <LastWarp Tail>
+harness::Stage<harness::Reduce> reduce_kernel_6_stage() {
+  harness::Stage<harness::Reduce> s;
+  if constexpr (Tail == LastWarp::syncwarp) {
+    s.name = "reduce_kernel_6";
+    s.label = "last warp unrolled (__syncwarp)";
+    s.change = "strides 16..1 run in warp 0 without __syncthreads; __syncwarp orders each step (correct on Volta+)";
+  } else {
+    s.name = "reduce_kernel_6_volatile";
+    s.label = "last warp unrolled (legacy volatile)";
+    s.change = "strides 16..1 run in warp 0 through a volatile pointer with no synchronisation (a race since Volta)";
+  }
+  s.source = "article section 9";
+  s.min_block = 64;  // the tail reads sdata[tid + 32]
+  s.depth = [](const harness::ReduceArgs& a) {
+    return harness::reduce_depth(1, a.block, static_cast<double>(harness::blocks_for(a.n, a.block)));
+  };
+  s.launch = launch_reduce_kernel_6<Tail>;
+  return s;
 }
 
 }  // namespace ch07

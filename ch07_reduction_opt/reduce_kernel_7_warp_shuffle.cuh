@@ -7,12 +7,15 @@
 //! What the profiler shows: shared load/store instructions of the tail disappear (shared loads
 //! 0.79 M -> 0.46 M at 2^24 floats against stage 6); no racecheck hazards; barriers per block are
 //! log2(Block) - 4 (4 at block 256: stride 32 is still a shared-memory level).
+//! Reuses stage 5's unrolled_tree (reduce_kernel_5_unrolled.cuh, included) for the levels above the last warp.
 #pragma once
 #include <cuda_runtime.h>
 
 #include <cstddef>
 
+#include "cuda_check.hpp"
 #include "kernel_support.cuh"
+#include "reduce_problem.hpp"
 #include "reduce_kernel_5_unrolled.cuh"
 
 namespace ch07 {
@@ -61,6 +64,35 @@ __global__ void reduce_kernel_7(const T* __restrict__ data, std::size_t n, T* re
   __syncthreads();
   sum = block_sum_shuffle<T, Block>(sdata, tid, sum);
   if (tid == 0) atomicAdd(result, sum);
+}
+
+// ---- How stage 7 is launched -----------------------------------------------------------------
+
+//! Launches stage 7 on a.stream: zeroes the one-element result (every block adds into it with
+//! atomicAdd), then ceil(n / Block) blocks of Block threads, one element per thread.
+//! @param[in] a n > 0, type float/double/int, block a power of two the stage accepts
+inline void launch_reduce_kernel_7(const harness::ReduceArgs& a) {
+  const std::size_t grid = harness::blocks_for(a.n, a.block);
+  harness::with_input_type(a.type, [&](auto t) {
+    using T = decltype(t);
+    CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), a.stream));
+    harness::with_block_size(a.block, [&](auto block) {
+      constexpr int B = decltype(block)::value;
+      reduce_kernel_7<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<T>());
+    });
+  });
+}
+
+//! Stage 7 as the harness runs it: the program `reduce_kernel_7`, the ladder and the tests.
+inline harness::Stage<harness::Reduce> reduce_kernel_7_stage() {
+  harness::Stage<harness::Reduce> s;
+  s.name = "reduce_kernel_7";
+  s.label = "warp shuffle";
+  s.change = "the last warp reduces through registers with __shfl_down_sync: no shared memory, no __syncwarp";
+  s.source = "article section 10";
+  s.depth = [](const harness::ReduceArgs& a) { return harness::reduce_depth(1, a.block, static_cast<double>(harness::blocks_for(a.n, a.block))); };
+  s.launch = launch_reduce_kernel_7;
+  return s;
 }
 
 }  // namespace ch07

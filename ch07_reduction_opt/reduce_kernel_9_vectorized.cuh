@@ -3,23 +3,27 @@
 //! per thread, then a block reduction with one barrier.
 //!
 //! Changed against stage 8: stage 8 issues one 4-byte load per loop trip and adds it into a single
-//! register, so each thread has one load in flight and the next trip waits for it. On an H200
-//! (about 4.8 TB/s and several hundred ns of DRAM latency) that leaves too few bytes in flight.
+//! register, so each thread has one load in flight and the next trip waits for it. With several
+//! hundred ns of DRAM latency and terabytes per second of bandwidth, that leaves too few bytes in
+//! flight (Little's law: bytes in flight = bandwidth x latency).
 //! Stage 9 loads 16 bytes per instruction (float4 / double2 / int4), issues kUnroll such loads
 //! before using any of them, and keeps kUnroll independent accumulators, so every thread has
 //! kUnroll x 16 bytes in flight. A scalar head and tail handle any n and any element-aligned input
 //! address. The block reduction becomes warp shuffles, one shared-memory round and one barrier.
 //! What the profiler shows: global load instructions per byte fall 4x (LDG.E.128 in the SASS);
-//! DRAM throughput rises (46% -> 78% of peak on the H200 at 2^24 floats; the kernel from 31 us to
-//! 18 us); barriers per block fall to one.
+//! DRAM throughput rises towards the copy's; barriers per block fall to one.
+//! Reuses stage 7's warp_shuffle_sum and stage 8's grid rule coarsened_grid (their headers are included).
 #pragma once
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
 
+#include "cuda_check.hpp"
 #include "kernel_support.cuh"
+#include "reduce_problem.hpp"
 #include "reduce_kernel_7_warp_shuffle.cuh"
+#include "reduce_kernel_8_coarsened.cuh"
 
 namespace ch07 {
 
@@ -133,6 +137,38 @@ template <class T, int Block>
 __global__ void __launch_bounds__(Block) reduce_kernel_9(const T* __restrict__ data, std::size_t n, T* result) {
   const T sum = block_sum_one_barrier<T, Block>(thread_sum_vectorized(data, n));
   if (threadIdx.x == 0) atomicAdd(result, sum);
+}
+
+// ---- How stage 9 is launched -----------------------------------------------------------------
+
+//! Launches stage 9 on a.stream: zeroes the one-element result (every block adds into it with
+//! atomicAdd), then stage 8's grid, coarsened_grid(a) blocks of Block threads.
+//! @param[in] a n > 0, type float/double/int, block a power of two from 32 to 1024, grid 0 or any;
+//!            the input aligned to sizeof(T) (any 16-byte misalignment is handled)
+inline void launch_reduce_kernel_9(const harness::ReduceArgs& a) {
+  const std::size_t grid = coarsened_grid(a);
+  harness::with_input_type(a.type, [&](auto t) {
+    using T = decltype(t);
+    CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), a.stream));
+    harness::with_block_size(a.block, [&](auto block) {
+      constexpr int B = decltype(block)::value;
+      reduce_kernel_9<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<T>());
+    });
+  });
+}
+
+//! Stage 9 as the harness runs it: the program `reduce_kernel_9`, the ladder and the tests.
+inline harness::Stage<harness::Reduce> reduce_kernel_9_stage() {
+  harness::Stage<harness::Reduce> s;
+  s.name = "reduce_kernel_9";
+  s.label = "vectorised loads, 4 accumulators";
+  s.change = "16-byte loads, four in flight per thread with four accumulators; warp shuffles and one barrier per block";
+  s.source = "this tutorial (past the article)";
+  s.grid_stride = true;
+  s.grid_for = coarsened_grid;
+  s.depth = [](const harness::ReduceArgs& a) { return coarsened_depth(a, 2 * kUnroll + 4); };
+  s.launch = launch_reduce_kernel_9;
+  return s;
 }
 
 }  // namespace ch07

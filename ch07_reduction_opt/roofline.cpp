@@ -9,6 +9,7 @@
 #include "cli.hpp"
 #include "device_info.hpp"
 #include "errors.hpp"
+#include "program.hpp"
 #include "roofline.hpp"
 
 int main(int argc, char** argv) {
@@ -27,40 +28,32 @@ int main(int argc, char** argv) {
       ->check(positive_finite);
   app.add_option("--peak-gbs", peak_gbs, "Use this bandwidth (GB/s) instead of the device's")
       ->check(positive_finite);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "roofline: error: " << e.what() << "\nRun with --help for usage.\n";
-    return harness::kExitUsage;
-  }
-  harness::Roofline roof{peak_tflops * 1e12, peak_gbs * 1e9};
-  std::string device = "given peaks";
-  if (peak_tflops == 0 || peak_gbs == 0) {
-    try {
-      const harness::DeviceInfo d = harness::query_device();
-      device = d.summary();
-      if (peak_tflops == 0) roof.peak_flops = d.peak_fp32_flops_per_s;
-      if (peak_gbs == 0) roof.peak_bandwidth = d.peak_bw_bytes_per_s;
-      std::printf("SMs %d x %d FP32 lanes x 2 x %.3f GHz; memory %.3f GHz x 2 x %d bits / 8\n",
-                  d.sm_count, harness::fp32_lanes_per_sm(d.cc_major, d.cc_minor),
-                  d.sm_clock_khz / 1e6, d.mem_clock_khz / 1e6, d.bus_width_bits);
-    } catch (const harness::NoGpuError& e) {
-      std::cout << "roofline: " << e.what()
-                << ". Give --peak-tflops and --peak-gbs to compute a roofline without a GPU.\n";
-      return harness::kExitNoGpu;
+  if (auto rc = harness::parse_flags(app, argc, argv)) return *rc;
+  return harness::run_program("roofline", [&]() -> int {
+    harness::Roofline roof{peak_tflops * 1e12, peak_gbs * 1e9};
+    std::string device = "given peaks";
+    if (peak_tflops == 0 || peak_gbs == 0) {
+      if (!harness::gpu_available())
+        throw harness::NoGpuError("no CUDA GPU is visible. Give --peak-tflops and --peak-gbs to compute a roofline without a GPU");
+      {
+        const harness::DeviceInfo d = harness::query_device();
+        device = d.summary();
+        if (peak_tflops == 0) roof.peak_flops = d.peak_fp32_flops_per_s;
+        if (peak_gbs == 0) roof.peak_bandwidth = d.peak_bw_bytes_per_s;
+        std::printf("SMs %d x %d FP32 lanes x 2 x %.3f GHz; memory %.3f GHz x 2 x %d bits / 8\n",
+                    d.sm_count, harness::fp32_lanes_per_sm(d.cc_major, d.cc_minor),
+                    d.sm_clock_khz / 1e6, d.mem_clock_khz / 1e6, d.bus_width_bits);
+      }
     }
-  }
-  std::printf("device:          %s\n", device.c_str());
-  std::printf("peak FP32:       %.3f TFLOP/s\n", roof.peak_flops / 1e12);
-  std::printf("peak bandwidth:  %.1f GB/s\n", roof.peak_bandwidth / 1e9);
-  std::printf("ridge point:     %.2f FLOP/byte\n", roof.ridge_point());
-  for (const auto& [name, bytes] : {std::pair{"float", 4.0}, std::pair{"double", 8.0}, std::pair{"int", 4.0}}) {
-    const double ai = harness::reduction_intensity(bytes);
-    std::printf("reduction (%s): %.3f FLOP/byte -> ceiling %.1f GFLOP/s (%.1f%% of peak FP32)\n", name,
-                ai, roof.ceiling(ai) / 1e9, 100.0 * roof.ceiling(ai) / roof.peak_flops);
-  }
-  return 0;
+    std::printf("device:          %s\n", device.c_str());
+    std::printf("peak FP32:       %.3f TFLOP/s\n", roof.peak_flops / 1e12);
+    std::printf("peak bandwidth:  %.1f GB/s\n", roof.peak_bandwidth / 1e9);
+    std::printf("ridge point:     %.2f FLOP/byte\n", roof.ridge_point());
+    for (const auto& [name, bytes] : {std::pair{"float", 4.0}, std::pair{"double", 8.0}, std::pair{"int", 4.0}}) {
+      const double ai = harness::reduction_intensity(bytes);
+      std::printf("reduction (%s): %.3f FLOP/byte -> ceiling %.1f GFLOP/s (%.1f%% of peak FP32)\n", name,
+                  ai, roof.ceiling(ai) / 1e9, 100.0 * roof.ceiling(ai) / roof.peak_flops);
+    }
+    return 0;
+  });
 }

@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <iostream>
 
@@ -62,24 +63,31 @@ void add_run_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
   app.add_option("--n", o.n_text, "Number of elements: 1000, 2^24, 2^31+1 ...")
       ->check(size_check)
       ->capture_default_str();
-  app.add_option("--block", o.block, "Threads per block: a power of two, 32..1024")
-      ->check(CLI::Range(1, 1 << 20))
+  std::vector<std::string> blocks;
+  for (int b = which.min_block; b <= which.max_block; b *= 2) blocks.push_back(std::to_string(b));
+  app.add_option("--block", o.block,
+                 "Threads per block: a power of two from " + blocks.front() + " to " + blocks.back())
+      ->check(CLI::IsMember(blocks))
       ->capture_default_str();
   if (which.grid)
     app.add_option("--grid", o.grid, "Blocks in the grid (0: the stage chooses)")
         ->check(CLI::Range(std::size_t{0}, std::size_t{2147483647}))
         ->capture_default_str();
-  app.add_option("--type", o.type, "Element type")
-      ->check(CLI::IsMember({"float", "double", "int", "f32", "f64", "i32"}))
+  std::vector<std::string> types = which.types;
+  for (const std::string& t : which.types) {  // the short spellings parse_dtype also accepts
+    if (t == "float") types.push_back("f32");
+    if (t == "double") types.push_back("f64");
+    if (t == "int") types.push_back("i32");
+    if (t == "uint8") types.push_back("u8");
+  }
+  if (std::find(which.types.begin(), which.types.end(), o.type) == which.types.end())
+    o.type = which.types.front();
+  app.add_option("--type", o.type, "Element type: " + CLI::detail::join(which.types, ", "))
+      ->check(CLI::IsMember(types))
       ->capture_default_str();
-  if (which.op)
-    app.add_option("--op", o.op, "Reduction operator")
-        ->check(CLI::IsMember({"sum", "max", "min"}))
-        ->capture_default_str();
-  app.add_option("--dist", o.dist,
-                 "Input distribution: signed [-1,1), uniform [0,1), skewed, or exact (small "
-                 "integers whose every partial sum is exact)")
-      ->check(CLI::IsMember({"signed", "uniform", "skewed", "exact"}))
+  o.dist = which.dists.front();
+  app.add_option("--dist", o.dist, which.dist_help)
+      ->check(CLI::IsMember(which.dists))
       ->capture_default_str();
   app.add_option("--iters", o.iters, "Timed repetitions (median reported)")
       ->check(CLI::Range(1, 100000))
@@ -102,11 +110,9 @@ void add_run_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
                  "--profile-from-start off)");
 }
 
-std::optional<int> parse_command_line(CLI::App& app, RunOptions& o, int argc,
-                                      const char* const* argv) {
+std::optional<int> parse_flags(CLI::App& app, int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
-    o.n = parse_size(o.n_text);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     return 0;
@@ -116,6 +122,15 @@ std::optional<int> parse_command_line(CLI::App& app, RunOptions& o, int argc,
   } catch (const CLI::ParseError& e) {
     std::cerr << app.get_name() << ": error: " << e.what() << "\nRun with --help for usage.\n";
     return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+std::optional<int> parse_command_line(CLI::App& app, RunOptions& o, int argc,
+                                      const char* const* argv) {
+  if (auto rc = parse_flags(app, argc, argv)) return rc;
+  try {
+    o.n = parse_size(o.n_text);
   } catch (const UsageError& e) {
     std::cerr << app.get_name() << ": error: " << e.what() << "\n";
     return kExitUsage;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace harness {
 
@@ -21,8 +22,7 @@ struct RunOptions {
   int block = 256;               //!< --block, threads per block
   std::size_t grid = 0;          //!< --grid, blocks (0: the stage chooses)
   std::string type = "float";    //!< --type: float, double or int
-  std::string op = "sum";        //!< --op: sum, max or min
-  std::string dist = "signed";   //!< --dist: signed, uniform, skewed or exact
+  std::string dist = "signed";   //!< --dist: one of the problem's distributions
   int iters = 50;                //!< --iters, timed repetitions
   int warmup = 5;                //!< --warmup, untimed runs before timing
   std::uint64_t seed = 42;       //!< --seed of the input generator
@@ -34,18 +34,27 @@ struct RunOptions {
   double max_seconds = 0;        //!< --max-seconds: cap the timed repetitions of slow stages
 };
 
-//! What optional flags a program offers besides the common ones.
+//! What a program offers: optional flags, and the values its flags accept.
 struct OptionSet {
-  bool op = false;       //!< --op (chapter 8 stages)
   bool grid = false;     //!< --grid (grid-stride stages)
   bool profile = true;   //!< --profile (stage programs)
   bool md = false;       //!< --md (ladders)
+  int min_block = 32;    //!< smallest --block accepted (a power of two)
+  int max_block = 1024;  //!< largest --block accepted (a power of two)
+  std::vector<std::string> types{"float", "double", "int"};  //!< --type values accepted
+  std::vector<std::string> dists{"signed", "uniform", "skewed", "exact"};  //!< --dist values; the first is the default
+  std::string dist_help = "Input distribution";  //!< help text of --dist
 };
 
 //! Adds the common flags to `app`, writing into `opts`.
 void add_run_options(CLI::App& app, RunOptions& opts, const OptionSet& which);
 
-//! Parses the command line. Returns std::nullopt when the program should go on; otherwise the exit
+//! Parses a command line with CLI11. Returns std::nullopt when the program should go on; otherwise
+//! the exit code to return at once: 0 after --help, 2 (kExitUsage) after a message naming the bad
+//! flag or value. The one place where parse errors become exit codes.
+std::optional<int> parse_flags(CLI::App& app, int argc, const char* const* argv);
+
+//! Parses the command line of a stage program or ladder (parse_flags, then --n). Returns std::nullopt when the program should go on; otherwise the exit
 //! code to return at once: 0 after --help, 2 (kExitUsage) after a message naming the bad flag or
 //! value (unknown flags, malformed numbers, values outside their range).
 std::optional<int> parse_command_line(CLI::App& app, RunOptions& opts, int argc,

@@ -59,6 +59,13 @@ std::size_t resident_blocks(const void* kernel, int block) {
   return it->second;
 }
 
+std::size_t occupancy_grid(const void* kernel, int block, std::size_t n, std::size_t min_per_thread) {
+  if (n == 0) return 0;
+  const std::size_t per_block = static_cast<std::size_t>(block) * min_per_thread;
+  const std::size_t with_work = (n + per_block - 1) / per_block;
+  return std::max<std::size_t>(1, std::min(resident_blocks(kernel, block), with_work));
+}
+
 bool gpu_available(std::string* why) {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);

@@ -50,6 +50,16 @@ struct DeviceInfo {
 //! @throws CudaError if the device cannot be queried
 std::size_t resident_blocks(const void* kernel, int block);
 
+//! The grid of a persistent grid-stride stage: one full wave of resident blocks of `kernel`
+//! (resident_blocks), but no more blocks than give each thread `min_per_thread` elements, so a
+//! small input launches only blocks with a useful amount of work; 0 for n = 0, else at least 1.
+//! @param[in] kernel address of the __global__ function
+//! @param[in] block threads per block
+//! @param[in] n number of elements (or of whatever unit the grid-stride loop steps over)
+//! @param[in] min_per_thread fewest elements a thread gets before the grid stops growing (>= 1)
+//! @throws CudaError if the occupancy query fails
+std::size_t occupancy_grid(const void* kernel, int block, std::size_t n, std::size_t min_per_thread);
+
 //! True when at least one CUDA GPU is visible; otherwise false and, if `why` is given, the reason.
 bool gpu_available(std::string* why = nullptr);
 

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <stdexcept>
 #include <thread>
 
+#include "dtype.hpp"
 #include "errors.hpp"
 
 namespace harness {
@@ -27,40 +29,32 @@ const char* dist_name(Dist d) {
   return "?";
 }
 
-std::uint64_t exact_max_value(std::size_t n, int mantissa_bits) {
-  const double limit = std::ldexp(1.0, mantissa_bits);
-  if (n == 0) return 1000;
-  const double k = std::floor((limit - 1.0) / static_cast<double>(n));
-  if (k < 1.0) return 0;
-  return static_cast<std::uint64_t>(std::min(k, 1000.0));
+int significand_bits(DType t) {
+  switch (t) {
+    case DType::f32: return 24;
+    case DType::f64: return 53;
+    case DType::i32: return 31;
+    case DType::i64: return 63;
+    case DType::u8: return 8;
+  }
+  return 0;
+}
+
+double exact_nonzero_probability(std::size_t n, int bits) {
+  const double limit = std::ldexp(1.0, bits - 1);
+  return (n == 0 || static_cast<double>(n) <= limit) ? 1.0 : limit / static_cast<double>(n);
 }
 
 namespace {
 
-template <class T>
-constexpr int mantissa_bits() {
-  if constexpr (std::is_same_v<T, float>) return 24;
-  else if constexpr (std::is_same_v<T, double>) return 53;
-  else return 31;
-}
-
-}  // namespace
-
-namespace {
-
-// Parameters of the `exact` distribution for n elements of T: the largest value k, or (k = 0) the
-// probability of a one in the sparse variant.
+// The `exact` distribution's probability of a nonzero element for n elements of T.
 struct ExactParams {
-  std::uint64_t k = 0;
-  double p = 0;
+  double p = 1;
 };
 
 template <class T>
 ExactParams exact_params(std::size_t n) {
-  ExactParams e;
-  e.k = exact_max_value(n, mantissa_bits<T>());
-  if (e.k == 0) e.p = std::ldexp(1.0, mantissa_bits<T>() - 1) / static_cast<double>(n);
-  return e;
+  return ExactParams{exact_nonzero_probability(n, significand_bits(dtype_of<T>()))};
 }
 
 template <class T>
@@ -83,9 +77,9 @@ T value_at(Dist dist, std::uint64_t seed, std::size_t i, const ExactParams& ex) 
       else return static_cast<T>(v);
     }
     case Dist::exact:
-      if (ex.k > 0) return static_cast<T>(h % (ex.k + 1));
-      // Sparse ones: probability 2^(bits-1) / n keeps the expected total at half the exact limit.
-      return static_cast<T>(u53 < ex.p ? 1 : 0);
+      // +1 or -1 (bit 0 of the hash) with probability p, else 0 (u53 comes from the top bits).
+      if (u53 >= ex.p) return T(0);
+      return static_cast<T>((h & 1) ? 1 : -1);
   }
   return T{};
 }
@@ -122,6 +116,42 @@ void fill_host(T* out, std::size_t n, Dist dist, std::uint64_t seed) {
   parallel_chunks(n, std::size_t{1} << 20, [&](std::size_t b, std::size_t e, std::size_t) {
     for (std::size_t i = b; i < e; ++i) out[i] = value_at<T>(dist, seed, i, ex);
   });
+}
+
+std::vector<unsigned char> generate_bytes(DType type, std::size_t n, const std::string& dist,
+                                          std::uint64_t seed) {
+  std::vector<unsigned char> host(n * dtype_size(type));
+  const Dist d = parse_dist(dist);
+  with_input_type(type, [&](auto t) {
+    using T = decltype(t);
+    fill_host(reinterpret_cast<T*>(host.data()), n, d, seed);
+  });
+  return host;
+}
+
+void require_exact_data(DType type, const void* host, std::size_t n) {
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  std::vector<double> parts((n + kChunk - 1) / kChunk);
+  std::atomic<bool> integral{true};
+  with_input_type(type, [&](auto t) {
+    using T = decltype(t);
+    const T* a = static_cast<const T*>(host);
+    parallel_chunks(n, kChunk, [&](std::size_t b, std::size_t e, std::size_t c) {
+      double s = 0;
+      for (std::size_t i = b; i < e; ++i) {
+        const double v = static_cast<double>(a[i]);
+        if (v != std::floor(v)) integral = false;
+        s += std::fabs(v);
+      }
+      parts[c] = s;
+    });
+  });
+  double total = 0;
+  for (double p : parts) total += p;
+  if (!integral || total >= std::ldexp(1.0, significand_bits(type)))
+    throw std::logic_error("the exact input is not exact data: sum|a| = " + std::to_string(total) +
+                           (integral ? "" : ", with non-integer values") + ", limit 2^" +
+                           std::to_string(significand_bits(type)));
 }
 
 template float generate_value<float>(Dist, std::uint64_t, std::size_t, std::size_t);

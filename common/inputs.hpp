@@ -8,6 +8,8 @@
 #include <functional>
 #include <vector>
 
+#include "dtype.hpp"
+
 namespace harness {
 
 //! Distribution of generated inputs.
@@ -15,7 +17,7 @@ enum class Dist {
   signed_uniform,  //!< floats: multiples of 2^-23 in [-1, 1); ints: integers in [-100, 100]
   uniform,         //!< floats: multiples of 2^-24 in [0, 1); ints: integers in [0, 100]
   skewed,          //!< heavy-tailed non-negative values: 1000 * u^8 (ints rounded down)
-  exact            //!< small non-negative integers whose every partial sum is exact in the type
+  exact            //!< values in {-1, 0, +1} whose every partial sum is exact in the type in any order
 };
 
 //! Parses "signed", "uniform", "skewed" or "exact". Throws UsageError otherwise.
@@ -31,11 +33,15 @@ inline std::uint64_t splitmix64(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-//! Largest value of the `exact` distribution for n elements of a type with `mantissa_bits`
-//! significand bits (24 float, 53 double, 31 int): the biggest k in [1, 1000] with n * k < 2^bits,
-//! or 0 when even k = 1 could overflow (then values are 1 with probability 2^(bits-1) / n, else 0,
-//! which keeps the total, and so every partial sum of non-negative values, below 2^bits in practice).
-std::uint64_t exact_max_value(std::size_t n, int mantissa_bits);
+//! Bits of an element type's significand: 24 (float), 53 (double), 31 (int), 63 (int64), 8 (uint8).
+//! Every integer of magnitude up to 2^bits is exact in the type.
+int significand_bits(DType t);
+
+//! Probability that an element of the `exact` distribution is nonzero, for n elements of a type
+//! with `bits` significand bits: 1 while n <= 2^(bits-1) (every element +1 or -1, so dropping or
+//! doubling any one changes the sum), else 2^(bits-1) / n, which keeps the count of nonzeros, and
+//! so the magnitude of every partial sum in any order, near 2^(bits-1), far below 2^bits.
+double exact_nonzero_probability(std::size_t n, int bits);
 
 //! Element i of n elements of type T drawn from `dist` with `seed`.
 //! @tparam T float, double or int (the instantiations in inputs.cpp)
@@ -55,6 +61,16 @@ std::vector<T> make_host_input(std::size_t n, Dist dist, std::uint64_t seed) {
   fill_host(v.data(), n, dist, seed);
   return v;
 }
+
+//! n elements of an input type (float, double or int) from `dist` (a name parse_dist accepts) and
+//! `seed`, as raw bytes: what a reduction or a scan session uploads.
+//! @throws UsageError for an unknown distribution or a type other than float, double or int
+std::vector<unsigned char> generate_bytes(DType type, std::size_t n, const std::string& dist, std::uint64_t seed);
+
+//! Proves that n elements of `type` at `host` are exact data: integers whose magnitudes sum to less
+//! than 2^significand_bits(type), so every partial sum, in any order, is exact in the type.
+//! @throws std::logic_error when they are not (a check on them would then mean nothing)
+void require_exact_data(DType type, const void* host, std::size_t n);
 
 //! Calls `body(begin, end)` over [0, n) split into fixed chunks, on up to hardware_concurrency
 //! threads. Chunks do not depend on the thread count, so per-chunk results are reproducible.

@@ -96,8 +96,12 @@ std::string to_json(const std::vector<Record>& records) {
 }
 
 void check_writable(const std::string& path) {
-  std::ofstream f(path, std::ios::app);
-  if (!f) throw UsageError("cannot open '" + path + "' for writing");
+  const bool existed = static_cast<bool>(std::ifstream(path));
+  {
+    std::ofstream f(path, std::ios::app);  // appends nothing: an existing file is left as it is
+    if (!f) throw UsageError("cannot open '" + path + "' for writing");
+  }
+  if (!existed) std::remove(path.c_str());  // a program that stops early leaves no empty file behind
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

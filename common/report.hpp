@@ -38,7 +38,8 @@ void write_csv(std::ostream& os, const std::vector<Record>& records);
 //! Records as a JSON array of objects (reals as numbers, NaN and infinities as null).
 std::string to_json(const std::vector<Record>& records);
 
-//! Checks, before any work, that `path` can be opened for writing (creating it, empty, if needed).
+//! Checks, before any work, that `path` can be opened for writing. Leaves no file behind: a file
+//! that did not exist is removed again, so a program that stops early writes nothing.
 //! @throws UsageError naming the path when it cannot.
 void check_writable(const std::string& path);
 

@@ -1,10 +1,19 @@
 //! @file scan_problem.hpp
-//! @brief The scan problem: n elements in, their n prefix sums out (exclusive or inclusive).
+//! @brief The scan problem: n elements in, their n prefix sums out (exclusive or inclusive). What
+//! the generic harness (Session, stage_main, ladder_main, the test sweep) needs to know about it.
 #pragma once
+#include <CLI/CLI.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <string>
+#include <vector>
 
+#include "ceilings.hpp"
+#include "drivers.hpp"
+#include "report.hpp"
 #include "stage.hpp"
+#include "verify.hpp"
 
 namespace harness {
 
@@ -13,9 +22,16 @@ struct ScanArgs : LaunchArgs {
   bool inclusive = false;  //!< out[i] = a[0] + ... + a[i] (inclusive) or + a[i-1] (exclusive, out[0] = 0)
 };
 
+//! The CPU reference of a scan: the host input itself, which the check walks again next to the GPU
+//! output (check_scan), so that no n-element reference is stored.
+struct ScanReference {
+  std::vector<unsigned char> input;  //!< the n input elements, as uploaded
+};
+
 //! The scan problem (chapter 8, section 8.7).
 struct Scan {
-  using Args = ScanArgs;  //!< launch arguments
+  using Args = ScanArgs;            //!< launch arguments
+  using Reference = ScanReference;  //!< the CPU reference
   //! What a scan stage supports beyond types and block sizes.
   struct Caps {
     bool exclusive = true;  //!< computes exclusive scans
@@ -25,6 +41,75 @@ struct Scan {
     //! The stage to use for larger n, named in the refusal message.
     const char* larger_n_stage = nullptr;
   };
+  //! The run settings a scan has besides n, type, block and grid.
+  struct Config {
+    bool inclusive = false;  //!< --inclusive
+  };
+
+  // --- command line -------------------------------------------------------------------------
+  //! Adds --inclusive.
+  static void add_flags(CLI::App& app, Config& c, const std::vector<const Stage<Scan>*>& stages);
+  //! "exclusive" or "inclusive".
+  static std::string describe(const Config& c);
+  //! The column `scan` (exclusive or inclusive).
+  static void add_columns(const Config& c, Record& r);
+
+  // --- data ---------------------------------------------------------------------------------
+  //! signed, uniform, skewed, exact (the first is the default), as for reductions.
+  static std::vector<std::string> dist_names();
+  //! Help text of --dist.
+  static std::string dist_help();
+  //! "exact": values in {-1, 0, +1}, every prefix exact whatever the order.
+  static std::string exact_dist() { return "exact"; }
+  //! What the exact data is, for reports.
+  static const char* exact_dist_help();
+  //! True for "exact".
+  static bool is_exact_dist(const std::string& dist) { return dist == "exact"; }
+  //! Integer scans are exact on any data.
+  static bool exact_on_any_data(DType type, const Config&) { return type == DType::i32; }
+  //! n elements of `type` from `dist` with `seed`, as bytes (harness::generate_bytes).
+  static std::vector<unsigned char> generate(DType type, const Config& c, std::size_t n,
+                                             const std::string& dist, std::uint64_t seed);
+  //! Keeps the host input for the check; with `exact_data` proves it exact first
+  //! (require_exact_data).
+  static Reference reference(DType type, const Config& c, std::vector<unsigned char>& host,
+                             std::size_t n, bool exact_data);
+
+  // --- launch -------------------------------------------------------------------------------
+  //! Copies exclusive/inclusive into the launch arguments.
+  static void apply(const Config& c, Args& a) { a.inclusive = c.inclusive; }
+  //! The stage must offer the scan asked for, and take this n at this block size (a one-block
+  //! stage refuses more, naming the stage that handles it). @throws UsageError
+  static void validate(const Stage<Scan>& s, const Args& a);
+  //! The input type.
+  static DType output_type(const Stage<Scan>&, const Args& a) { return a.type; }
+  //! n output elements.
+  static std::size_t output_count(const Args& a) { return a.n; }
+  //! n = 0: nothing to write.
+  static void run_empty(const Stage<Scan>&, const Args&) {}
+
+  // --- check and report ---------------------------------------------------------------------
+  //! check_scan: every element equal to the reference on exact data and for ints (the first wrong
+  //! index reported); on random floats each prefix against the stage's depth bound, or "not
+  //! checked" where the bound cannot tell right from wrong. A stage without a depth rule is taken at
+  //! the worst case, depth n.
+  static Verification check(const Stage<Scan>& s, const Args& a, const Reference& ref,
+                            const void* out, bool exact_data);
+  //! Bytes one run must move: n elements read and n written.
+  static double bytes_moved(const Args& a) { return 2.0 * static_cast<double>(a.n) * dtype_size(a.type); }
+  //! "bytes read + written".
+  static const char* bytes_help() { return "bytes read + written"; }
+  //! Operations per run: n additions.
+  static double operations(const Args& a) { return static_cast<double>(a.n); }
+  //! "FLOP".
+  static const char* operation_name() { return "FLOP"; }
+  //! cub::DeviceScan::ExclusiveSum or InclusiveSum.
+  static Stage<Scan> baseline(DType type, const Config& c, const std::vector<const Stage<Scan>*>& stages);
+  //! The device-to-device copy: it moves the same bytes a scan must.
+  static Ceiling ceiling() { return Ceiling::copy; }
 };
+
+extern template int stage_main<Scan>(int, char**, const StageProgram<Scan>&);
+extern template int ladder_main<Scan>(int, char**, const LadderSpec<Scan>&);
 
 }  // namespace harness

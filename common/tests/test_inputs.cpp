@@ -4,7 +4,7 @@
 
 #include "catch.hpp"
 #include "inputs.hpp"
-#include "reference.hpp"
+#include "reduce_reference.hpp"
 
 using namespace harness;
 
@@ -31,25 +31,27 @@ TEST_CASE("signed data covers [-1, 1) with both signs", "[cpu][inputs]") {
   for (int v : ints) REQUIRE((v >= -100 && v <= 100));
 }
 
-TEST_CASE("exact data keeps every partial sum exact", "[cpu][inputs]") {
+TEST_CASE("exact data: values in {-1, 0, +1}, every partial sum exact", "[cpu][inputs]") {
   for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{1} << 20,
                         (std::size_t{1} << 24) + 5}) {
     const auto a = make_host_input<float>(n, Dist::exact, 3);
-    double total = 0;
-    bool nonzero = false;
+    double abs_total = 0;
+    std::size_t zeros = 0, plus = 0;
     for (float v : a) {
-      REQUIRE(v >= 0.0f);
-      REQUIRE(v == std::floor(v));
-      total += v;
-      nonzero = nonzero || v != 0.0f;
+      REQUIRE((v == -1.0f || v == 0.0f || v == 1.0f));
+      abs_total += std::fabs(v);
+      zeros += v == 0.0f;
+      plus += v == 1.0f;
     }
     INFO("n = " << n);
-    CHECK(total < 16777216.0);  // 2^24: every partial sum of non-negative values is below it
-    if (n >= 1000) CHECK(nonzero);
+    CHECK(abs_total < 16777216.0);  // 2^24: every partial sum, in any order, is an exact float
+    if (n <= (std::size_t{1} << 23)) CHECK(zeros == 0);  // all +-1: a dropped element changes the sum
+    if (n >= 1000) CHECK(plus > n / 8);
   }
-  CHECK(exact_max_value(1000, 24) == 1000);
-  CHECK(exact_max_value(1 << 20, 24) == 15);
-  CHECK(exact_max_value(std::size_t{1} << 25, 24) == 0);
+  CHECK(exact_nonzero_probability(1000, 24) == 1.0);
+  CHECK(exact_nonzero_probability(std::size_t{1} << 24, 24) == 0.5);
+  CHECK(significand_bits(DType::f32) == 24);
+  CHECK(significand_bits(DType::f64) == 53);
 }
 
 TEST_CASE("parse_dist", "[cpu][inputs]") {

@@ -1,8 +1,11 @@
 // CPU tests: Markdown, CSV and JSON output.
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 
 #include "catch.hpp"
+#include "errors.hpp"
 #include "report.hpp"
 
 using namespace harness;
@@ -27,4 +30,12 @@ TEST_CASE("JSON keeps column order and writes NaN as null", "[cpu][report]") {
 TEST_CASE("Markdown table", "[cpu][report]") {
   CHECK(markdown_table({"a", "b"}, {{"1", "2"}}) == "| a | b |\n| --- | --- |\n| 1 | 2 |\n");
   CHECK(cell_text(Cell{1.23456789}, 3) == "1.23");
+}
+
+TEST_CASE("check_writable leaves no empty file behind", "[cpu][report]") {
+  const std::string path = "check_writable_probe.csv";
+  std::remove(path.c_str());
+  harness::check_writable(path);
+  CHECK_FALSE(static_cast<bool>(std::ifstream(path)));
+  CHECK_THROWS_AS(harness::check_writable("/nonexistent-dir/x.csv"), harness::UsageError);
 }

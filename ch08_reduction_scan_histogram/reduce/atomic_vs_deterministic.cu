@@ -1,0 +1,178 @@
+// atomic_vs_deterministic: the same input summed many times two ways, counting the distinct results.
+//
+//  - "atomic": stage 4's first pass, but each block adds its partial to the result with atomicAdd.
+//    The block partials are the same on every run; the order in which the blocks' atomics land is
+//    not (it depends on which blocks finish first), and floating-point addition is not associative,
+//    so the bits of the result can change from run to run.
+//  - "two-pass": stage 4 as the chapter builds it: partials to memory, then one block folds them in
+//    index order. Same grid, same block size, same partials: one result, bit for bit.
+//
+// Integer sums are exact, so with --type int both columns give one result (addition of integers is
+// associative). Exit code: 0 when the two-pass result was one bit pattern and both passed their
+// checks (on --dist signed floats the atomic check is usually "not checked": see the output); 1 otherwise;
+// 2 for bad flags; 77 without a GPU.
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+
+#include "cli.hpp"
+#include "cuda_raii.hpp"
+#include "device_info.hpp"
+#include "errors.hpp"
+#include "program.hpp"
+#include "session.hpp"
+#include "reduce_stage_4_block_reduce.cuh"
+#include "verify.hpp"
+
+namespace {
+
+__device__ __forceinline__ void atomic_add(float* p, float v) { atomicAdd(p, v); }
+__device__ __forceinline__ void atomic_add(double* p, double v) { atomicAdd(p, v); }
+__device__ __forceinline__ void atomic_add(long long* p, long long v) {
+  // Two's complement addition is the same for signed and unsigned 64-bit words.
+  atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+}
+
+//! Stage 4's first pass with the second pass replaced by one atomicAdd per block (the
+//! non-deterministic contrast; chapter 8, section 8.6, "Determinism").
+//! @tparam T float, double or int
+//! @tparam Block threads per block, a power of two 32..1024
+//! @param[in] in n elements
+//! @param[in] n number of elements (> 0)
+//! @param[in,out] out one accumulator, zeroed before the launch; receives the sum
+template <class T, int Block>
+__global__ void reduce_stage_4_atomic(const T* __restrict__ in, std::size_t n,
+                                      ch08::accumulator_t<ch08::Sum, T>* out) {
+  using Acc = ch08::accumulator_t<ch08::Sum, T>;
+  ch08::PlainBarrier sync;
+  const Acc v = ch08::block_fold<Acc, Block>(ch08::grid_stride_fold(in, n, ch08::Sum{}), ch08::Sum{}, sync);
+  if (threadIdx.x == 0) atomic_add(out, v);
+}
+
+std::string describe(std::uint64_t bits, harness::DType out) {
+  char buf[96];
+  if (out == harness::DType::f32) {
+    float f;
+    std::uint32_t b = static_cast<std::uint32_t>(bits);
+    std::memcpy(&f, &b, sizeof f);
+    std::snprintf(buf, sizeof buf, "%.9g (bits 0x%08x)", f, b);
+  } else if (out == harness::DType::f64) {
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    std::snprintf(buf, sizeof buf, "%.17g (bits 0x%016llx)", d, static_cast<unsigned long long>(bits));
+  } else {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(bits));
+  }
+  return buf;
+}
+
+void print_counts(const char* what, const std::map<std::uint64_t, int>& counts, int runs,
+                  harness::DType out) {
+  std::printf("%-10s %zu distinct result%s in %d runs\n", what, counts.size(),
+              counts.size() == 1 ? "" : "s", runs);
+  int shown = 0;
+  for (const auto& [bits, k] : counts) {
+    if (++shown > 8) {
+      std::printf("             ... and %zu more\n", counts.size() - 8);
+      break;
+    }
+    std::printf("             %4d x %s\n", k, describe(bits, out).c_str());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"The same input summed many times: atomicAdd of block partials against stage 4's "
+               "deterministic second pass; counts the distinct results of each",
+               "atomic_vs_deterministic"};
+  harness::RunOptions o;
+  int runs = 100;
+  app.add_option("--n", o.n_text, "Number of elements: 1000, 2^24, 2^31+1 ...")->capture_default_str();
+  app.add_option("--runs", runs, "How many times to sum the input each way")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--type", o.type, "Element type")
+      ->check(CLI::IsMember({"float", "double", "int", "f32", "f64", "i32"}))
+      ->capture_default_str();
+  app.add_option("--block", o.block, "Threads per block: a power of two, 32..1024")->capture_default_str();
+  app.add_option("--dist", o.dist, "Input distribution: signed, uniform, skewed or exact (exact: every sum the same)")
+      ->check(CLI::IsMember({"signed", "uniform", "skewed", "exact"}))
+      ->capture_default_str();
+  app.add_option("--seed", o.seed, "Seed of the input generator")->capture_default_str();
+  if (auto rc = harness::parse_command_line(app, o, argc, argv)) return *rc;
+
+  return harness::run_program("atomic_vs_deterministic", [&]() -> int {
+    const harness::DType type = harness::parse_dtype(o.type);
+    const harness::Stage<harness::Reduce> stage4 = ch08::reduce_stage_4_stage();
+    // The atomic variant: stage 4's first pass with atomicAdd of each block's value into the
+    // result, on the same grid and block, so the same block partials are combined.
+    harness::Stage<harness::Reduce> atomic = stage4;
+    atomic.name = "reduce_stage_4 (atomic finish)";
+    atomic.deterministic = false;
+    atomic.workspace_bytes = nullptr;
+    atomic.depth = [](const harness::ReduceArgs& a) {  // the partials are added one after another
+      const std::size_t grid = ch08::reduce_stage_4_grid(a);
+      return harness::reduce_depth(static_cast<double>(harness::blocks_for(a.n, a.block)) / grid + 1, a.block,
+                                   static_cast<double>(grid));
+    };
+    atomic.launch = [](const harness::ReduceArgs& a) {
+      const std::size_t grid = ch08::reduce_stage_4_grid(a);
+      ch08::dispatch(a.type, harness::Op::sum, a.block, [&](auto t, auto, auto block) {
+        using T = decltype(t);
+        using Acc = ch08::accumulator_t<ch08::Sum, T>;
+        constexpr int B = decltype(block)::value;
+        CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(Acc), a.stream));
+        reduce_stage_4_atomic<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<Acc>());
+      });
+    };
+    harness::ReduceArgs probe;
+    probe.type = type;
+    probe.n = o.n;
+    probe.block = o.block;
+    harness::validate_config(stage4, probe);
+    if (o.n == 0) throw harness::UsageError("--n must be positive");
+
+    const harness::DeviceInfo dev = harness::query_device();
+    harness::Stream stream;
+    auto session = harness::Session<harness::Reduce>::generate(type, {}, o.n, o.dist, o.seed, stream.get());
+    const harness::ReduceArgs args = session.args_for(stage4, o.block, 0);
+    const harness::ReduceArgs atomic_args = session.args_for(atomic, o.block, 0);
+    const std::size_t grid = harness::grid_of(stage4, args);
+    const harness::DType out_type = harness::Reduce::output_type(stage4, args);
+    std::printf("atomic_vs_deterministic on %s\n", dev.summary().c_str());
+    std::printf("input: n = %zu %s, dist %s, seed %llu; sum; block %d, grid %zu (one partial per block)\n",
+                o.n, harness::dtype_name(type), o.dist.c_str(), static_cast<unsigned long long>(o.seed),
+                o.block, grid);
+
+    std::map<std::uint64_t, int> atomic_counts, two_pass_counts;
+    int atomic_ok = 0, two_pass_ok = 0;
+    harness::Verification last_atomic, last_two_pass;
+    auto bits_of = [&] {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, session.last_output().data(), session.last_output().size());
+      return bits;
+    };
+    for (int r = 0; r < runs; ++r) {
+      // Both through the harness: poisoned output and workspace, checked against the CPU reference.
+      last_two_pass = session.run_and_check(stage4, args);
+      if (last_two_pass.ok) ++two_pass_ok;
+      ++two_pass_counts[bits_of()];
+      last_atomic = session.run_and_check(atomic, atomic_args);
+      if (last_atomic.ok) ++atomic_ok;
+      ++atomic_counts[bits_of()];
+    }
+    print_counts("atomic:", atomic_counts, runs, out_type);
+    std::printf("             check: %s; %d of %d passed (%s)\n", harness::check_name(last_atomic.kind),
+                atomic_ok, runs, last_atomic.message.c_str());
+    print_counts("two-pass:", two_pass_counts, runs, out_type);
+    std::printf("             check: %s; %d of %d passed (%s)\n", harness::check_name(last_two_pass.kind),
+                two_pass_ok, runs, last_two_pass.message.c_str());
+    std::printf("CPU reference (double / exact): %.17g\n", session.reference().value);
+    const bool ok = two_pass_counts.size() == 1 && two_pass_ok == runs && atomic_ok == runs;
+    if (!ok) std::fprintf(stderr, "atomic_vs_deterministic: stage 4 was NOT deterministic, or a check failed\n");
+    return ok ? 0 : harness::kExitFailure;
+  });
+}

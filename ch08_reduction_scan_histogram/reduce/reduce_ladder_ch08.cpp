@@ -1,0 +1,13 @@
+// reduce_ladder_ch08: every chapter-8 reduction stage, cub::DeviceReduce for the same operator and a
+// device-to-device copy on the same input in one run; a Markdown table on stdout, CSV / JSON /
+// Markdown files on request. --op sum|max|min, --type float|double|int. An int sum is compared with
+// CUB's int64 sum, since the stages sum ints exactly into int64.
+#include "ch08_reduce_stages.hpp"
+
+int main(int argc, char** argv) {
+  harness::LadderSpec<harness::Reduce> spec;
+  spec.program = "reduce_ladder_ch08";
+  spec.title = "Chapter 8 ladder: reduction stages, sum / max / min";
+  spec.stages = ch08::all_reduce_stages();
+  return harness::ladder_main(argc, argv, spec);
+}

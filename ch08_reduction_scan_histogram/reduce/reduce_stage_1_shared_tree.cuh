@@ -1,0 +1,116 @@
+//! @file reduce_stage_1_shared_tree.cuh
+//! @brief Stage 1 (chapter 8, section 8.3): every block loads one element per thread into shared
+//! memory and halves the live values level by level, with a barrier before each level.
+//!
+//! Changed against stage 0: the whole grid works. Thread i loads element i (the identity past the
+//! end), and each block folds its Block values in log2(Block) levels; thread 0 writes the block's
+//! partial. A second kernel folds the partials (reduce_second_pass.cuh).
+//! Cost per block: log2(Block) barriers (8 at Block = 256, 9 at 512), Block - 1 operations through
+//! shared memory, and after the first level at least half of the threads idle.
+//! What the profiler shows against stage 0: DRAM throughput jumps from near zero; shared load/store
+//! instructions and log2(Block) barriers per block (8 at Block = 256) appear; the grid has ceil(n / Block) blocks, so the partials array is n / Block elements long.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "barrier_policy.cuh"
+#include "cuda_check.hpp"
+#include "kernel_support.cuh"
+#include "reduce_ops.cuh"
+
+namespace ch08 {
+
+//! The shared-memory tree of section 8.3: s[0..Block) -> s[0]. Before each level a barrier makes
+//! the previous level's writes visible; at the level with stride s, threads t < s fold s[t + s]
+//! into s[t]. log2(Block) levels, log2(Block) barriers.
+//! @tparam A accumulator type
+//! @tparam Block values in `s` and threads in the block: a power of two, 32..1024
+//! @param[in,out] s Block values in shared memory, each written by its own thread (not yet
+//!                published: the first level's barrier publishes them)
+//! @param[in] tid threadIdx.x; every thread of the block must call
+//! @param[in] op the operator
+//! @param[in,out] sync barrier policy
+//! @return in thread 0, the block's value (other threads: unspecified)
+template <class A, int Block, class Op, class Sync>
+__device__ __forceinline__ A shared_tree(A* s, unsigned tid, Op op, Sync& sync) {
+  static_assert(Block >= 32 && Block <= 1024 && (Block & (Block - 1)) == 0,
+                "the halving tree needs a power-of-two block");
+#pragma unroll
+  for (unsigned stride = Block / 2; stride > 0; stride >>= 1) {
+    sync.barrier();
+    if (tid < stride) s[tid] = op(s[tid], s[tid + stride]);
+  }
+  return s[0];
+}
+
+//! Stage 1: one element per thread, the shared-memory tree, one partial per block.
+//! @tparam T input type: float, double or int
+//! @tparam Op Sum, Max or Min
+//! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
+//! @tparam Sync PlainBarrier or CountingBarrier
+//! @param[in] in n input elements
+//! @param[in] n number of elements (> 0)
+//! @param[out] partials gridDim.x accumulators: partials[b] is block b's fold
+//! @param[in] op the operator
+//! @param[in] sync barrier policy
+//! Launch: ceil(n / Block) blocks of Block threads (at most 2^31 - 1 blocks).
+//! Shared memory: Block * sizeof(accumulator) bytes (8 KiB at Block = 1024 with long long).
+//! Source: chapter 8, section 8.3, "Stage 1: Tree Reduction in Shared Memory".
+template <class T, class Op, int Block, class Sync>
+__global__ void reduce_stage_1(const T* __restrict__ in, std::size_t n,
+                               accumulator_t<Op, T>* __restrict__ partials, Op op, Sync sync) {
+  using Acc = accumulator_t<Op, T>;
+  __shared__ Acc s[Block];
+  const unsigned tid = threadIdx.x;
+  const std::size_t i = harness::global_thread_id();
+  s[tid] = (i < n) ? static_cast<Acc>(in[i]) : Op::template identity<Acc>();
+  const Acc block_value = shared_tree<Acc, Block>(s, tid, op, sync);
+  if (tid == 0) partials[blockIdx.x] = block_value;
+  sync.done();
+}
+
+}  // namespace ch08
+
+// ---- How stage 1 is launched -----------------------------------------------------------------
+// (after the kernels: the second pass reuses stage 4's block_fold)
+#include "reduce_second_pass.cuh"
+
+namespace ch08 {
+
+//! Launches stage 1 on a.stream, in two passes: ceil(n / Block) blocks, one element per thread; each block writes its partial to
+//! the workspace. Then reduce_second_pass, one block of kSecondPassBlock threads, folds the partials
+//! into the result. No atomics, so the result is the same on every run.
+//! @param[in] a n > 0; type float/double/int; op sum/max/min; block a power of two from 32 to 1024;
+//!            workspace of partials_bytes(a, grid) bytes
+inline void launch_reduce_stage_1(const harness::ReduceArgs& a) {
+  const std::size_t grid = harness::blocks_for(a.n, a.block);
+  dispatch(a.type, a.op, a.block, [&](auto t, auto op, auto block) {
+    using T = decltype(t);
+    using Op = decltype(op);
+    using Acc = accumulator_t<Op, T>;
+    constexpr int B = decltype(block)::value;
+    Acc* partials = a.scratch<Acc>();
+    reduce_stage_1<T, Op, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, partials, op, PlainBarrier{});
+    CUDA_CHECK_LAUNCH();
+    reduce_second_pass<Acc, Op, kSecondPassBlock>
+        <<<1, kSecondPassBlock, 0, a.stream>>>(partials, grid, a.output<Acc>(), op);
+  });
+}
+
+//! Stage 1 as the harness runs it: the program `reduce_stage_1`, the ladder and the tests.
+inline harness::Stage<harness::Reduce> reduce_stage_1_stage() {
+  harness::Stage<harness::Reduce> s;
+  s.name = "reduce_stage_1";
+  s.label = "shared-memory tree";
+  s.change = "every block loads one element per thread and halves them in shared memory, one barrier per level; one partial per block";
+  s.source = "chapter 8, section 8.3";
+  s.caps = two_pass_caps();
+  s.deterministic = true;
+  s.workspace_bytes = [](const harness::ReduceArgs& a) { return partials_bytes(a, harness::blocks_for(a.n, a.block)); };
+  s.depth = [](const harness::ReduceArgs& a) { return two_pass_depth(a, 1, harness::blocks_for(a.n, a.block)); };
+  s.launch = launch_reduce_stage_1;
+  return s;
+}
+
+}  // namespace ch08

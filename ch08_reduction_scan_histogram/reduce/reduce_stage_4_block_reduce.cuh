@@ -1,0 +1,135 @@
+//! @file reduce_stage_4_block_reduce.cuh
+//! @brief Stage 4 (chapter 8, section 8.6): the complete block reduction. Coarsen, fold each warp by
+//! shuffles, one shared-memory round of one value per warp, one barrier, and warp 0 folds the warp
+//! values by shuffles again.
+//!
+//! Changed against stage 3: the order is turned around. Every warp shuffles its own 32 values first
+//! (no shared memory, no barrier), so only Block / 32 values (8 at Block = 256) go through shared
+//! memory, published by a single barrier. Only lane 0 of each warp writes its slot: the other lanes
+//! hold partial folds, and 32 writers to Block / 32 slots would race (the chapter's exercise 2).
+//! Cost per block: exactly 1 barrier for every block size; shared memory Block / 32 accumulators.
+//! What the profiler shows against stage 3: barriers per block fall to one; shared-memory
+//! instructions fall to one store per warp and one load per block; the time does not change
+//! (the grid-stride loop's loads bound stages 2 to 4 alike).
+//!
+//! Determinism: the fold order is fixed by the code (grid-stride order, then the shuffle tree, then
+//! the second pass over the partials in index order), so the same input, block and grid give the
+//! same bits on every run.
+//! Reuses stage 3's warp_fold and, through it, stage 2's grid_stride_fold and grid rule (reduce_stage_3_warp_shuffle.cuh, included).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "barrier_policy.cuh"
+#include "cuda_check.hpp"
+#include "reduce_ops.cuh"
+#include "reduce_stage_3_warp_shuffle.cuh"
+
+namespace ch08 {
+
+//! The complete block reduction of section 8.6: warp_fold in every warp, lane 0 of each warp
+//! stores its warp's value, one barrier, warp 0 folds the Block / 32 values by warp_fold.
+//! Uses a static shared array of Block / 32 accumulators; call it at most once per kernel (a second
+//! call would need a barrier before it overwrites the slots).
+//! @tparam A accumulator type
+//! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
+//! @tparam Op Sum, Max or Min
+//! @tparam Sync PlainBarrier or CountingBarrier
+//! @param[in] v this thread's value; every thread of the block must call
+//! @param[in] op the operator
+//! @param[in,out] sync barrier policy (exactly one barrier() is called)
+//! @return in thread 0, the block's fold (other threads: unspecified)
+//! Source: chapter 8, section 8.6, "The Complete Block Reduction".
+template <class A, int Block, class Op, class Sync>
+__device__ __forceinline__ A block_fold(A v, Op op, Sync& sync) {
+  static_assert(Block >= 32 && Block <= 1024 && Block % 32 == 0, "whole warps, at most 32 of them");
+  constexpr unsigned kWarps = Block / 32;
+  __shared__ A warp_values[kWarps];
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned warp = threadIdx.x / 32;
+  v = warp_fold(v, op);
+  if (lane == 0) warp_values[warp] = v;
+  sync.barrier();  // the only barrier
+  if (warp == 0) {
+    v = (lane < kWarps) ? warp_values[lane] : Op::template identity<A>();
+    v = warp_fold(v, op);
+  }
+  return v;
+}
+
+//! Stage 4: grid-stride fold, block_fold, one partial per block.
+//! @tparam T input type: float, double or int
+//! @tparam Op Sum, Max or Min
+//! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
+//! @tparam Sync PlainBarrier or CountingBarrier
+//! @param[in] in n input elements
+//! @param[in] n number of elements (> 0)
+//! @param[out] partials gridDim.x accumulators
+//! @param[in] op the operator
+//! @param[in] sync barrier policy
+//! Launch: any number of blocks (default: as many as are resident at once, capped at
+//! ceil(n / Block)). Barriers per block: 1.
+//! Source: chapter 8, section 8.6.
+template <class T, class Op, int Block, class Sync>
+__global__ void reduce_stage_4(const T* __restrict__ in, std::size_t n,
+                               accumulator_t<Op, T>* __restrict__ partials, Op op, Sync sync) {
+  using Acc = accumulator_t<Op, T>;
+  const Acc v = block_fold<Acc, Block>(grid_stride_fold(in, n, op), op, sync);
+  if (threadIdx.x == 0) partials[blockIdx.x] = v;
+  sync.done();
+}
+
+}  // namespace ch08
+
+// ---- How stage 4 is launched -----------------------------------------------------------------
+// (after the kernels: the second pass reuses stage 4's block_fold)
+#include "reduce_second_pass.cuh"
+
+namespace ch08 {
+
+//! Stage 4's grid: one full wave of its kernel (see resident_grid_for).
+inline std::size_t reduce_stage_4_grid(const harness::ReduceArgs& a) {
+  return resident_grid_for(a, [](auto t, auto op, auto block) {
+    return reinterpret_cast<const void*>(&reduce_stage_4<decltype(t), decltype(op), decltype(block)::value, PlainBarrier>);
+  });
+}
+
+//! Launches stage 4 on a.stream, in two passes: reduce_stage_4_grid(a) blocks, each thread folding about n / (grid x Block) elements in a grid-stride loop; each block writes its partial to
+//! the workspace. Then reduce_second_pass, one block of kSecondPassBlock threads, folds the partials
+//! into the result. No atomics, so the result is the same on every run.
+//! @param[in] a n > 0; type float/double/int; op sum/max/min; block a power of two from 32 to 1024;
+//!            workspace of partials_bytes(a, grid) bytes
+inline void launch_reduce_stage_4(const harness::ReduceArgs& a) {
+  const std::size_t grid = reduce_stage_4_grid(a);
+  dispatch(a.type, a.op, a.block, [&](auto t, auto op, auto block) {
+    using T = decltype(t);
+    using Op = decltype(op);
+    using Acc = accumulator_t<Op, T>;
+    constexpr int B = decltype(block)::value;
+    Acc* partials = a.scratch<Acc>();
+    reduce_stage_4<T, Op, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, partials, op, PlainBarrier{});
+    CUDA_CHECK_LAUNCH();
+    reduce_second_pass<Acc, Op, kSecondPassBlock>
+        <<<1, kSecondPassBlock, 0, a.stream>>>(partials, grid, a.output<Acc>(), op);
+  });
+}
+
+//! Stage 4 as the harness runs it: the program `reduce_stage_4`, the ladder and the tests.
+inline harness::Stage<harness::Reduce> reduce_stage_4_stage() {
+  harness::Stage<harness::Reduce> s;
+  s.name = "reduce_stage_4";
+  s.label = "complete block reduction";
+  s.change = "every warp shuffles first, one value per warp through shared memory, one barrier per block";
+  s.source = "chapter 8, section 8.6";
+  s.caps = two_pass_caps();
+  s.deterministic = true;
+  s.grid_stride = true;
+  s.grid_for = reduce_stage_4_grid;
+  s.workspace_bytes = [](const harness::ReduceArgs& a) { return partials_bytes(a, reduce_stage_4_grid(a)); };
+  s.depth = [](const harness::ReduceArgs& a) { return grid_stride_depth(a, reduce_stage_4_grid(a)); };
+  s.launch = launch_reduce_stage_4;
+  return s;
+}
+
+}  // namespace ch08

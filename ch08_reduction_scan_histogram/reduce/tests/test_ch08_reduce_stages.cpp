@@ -1,0 +1,88 @@
+// GPU tests: every chapter-8 reduction stage against the CPU reference, for sum, max and min over
+// float, double and int, on chapter 7's size list (0, 1, 31, 32, 33, 1000, block +-1, 2^20+3, 2^24,
+// 2^31+1), every supported block size (32..1024; sizes from 2^24 on at block 256), seeded signed
+// data (sum: the stage's depth bound, or "not checked"; max/min: exact) and exact data ({-1, 0, +1}:
+// equality), on poisoned outputs and workspaces. Int sums are compared exactly as int64.
+//
+// The 2^31+1 inputs are tested in one test case ([large]) that loops over the inputs outside and the
+// stages inside, so that each 8-17 GB input is generated once for all stages, not once per stage.
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "catch.hpp"
+#include "ch08_reduce_stages.hpp"
+#include "sweep.hpp"
+
+using namespace harness;
+using Sweep = testing_support::Sweep<harness::Reduce>;
+using testing_support::sweep;
+
+namespace {
+
+const std::size_t kHuge = (std::size_t{1} << 31) + 1;
+
+// Every operator, chapter 7's sizes without 2^31 + 1 (tested below).
+Sweep all_ops() {
+  Sweep s;
+  s.configs.clear();
+  for (Op op : {Op::sum, Op::max, Op::min}) {
+    Reduce::Config c;
+    c.op = op;
+    s.configs.push_back(c);
+  }
+  s.sizes.erase(std::remove(s.sizes.begin(), s.sizes.end(), kHuge), s.sizes.end());
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("reduce_stage_0: one thread does it all", "[gpu][ch08][reduce_stage_0]") {
+  CHECK(sweep(ch08::reduce_stage_named("reduce_stage_0"), all_ops()) > 0);
+}
+
+TEST_CASE("reduce_stage_1: shared-memory tree", "[gpu][ch08][reduce_stage_1]") {
+  CHECK(sweep(ch08::reduce_stage_named("reduce_stage_1"), all_ops()) > 0);
+}
+
+TEST_CASE("reduce_stage_2: thread coarsening", "[gpu][ch08][reduce_stage_2]") {
+  CHECK(sweep(ch08::reduce_stage_named("reduce_stage_2"), all_ops()) > 0);
+}
+
+TEST_CASE("reduce_stage_3: warp shuffles", "[gpu][ch08][reduce_stage_3]") {
+  CHECK(sweep(ch08::reduce_stage_named("reduce_stage_3"), all_ops()) > 0);
+}
+
+TEST_CASE("reduce_stage_4: complete block reduction", "[gpu][ch08][reduce_stage_4]") {
+  CHECK(sweep(ch08::reduce_stage_named("reduce_stage_4"), all_ops()) > 0);
+}
+
+TEST_CASE("every stage at n = 2^31 + 1, every operator and type", "[gpu][ch08][large]") {
+  // Stages 1-4 at block 256 on every (type, op, dist). Stage 0 -- one thread reading 2^31 elements,
+  // over a minute per run on an H200 -- once: a float sum of exact data. Stage 1 also at block 32,
+  // where the second pass folds 67 million partials.
+  const auto stages = ch08::all_reduce_stages();
+  const Sweep sw = all_ops();
+  for (DType type : sw.types) {
+    for (const Reduce::Config& config : sw.configs) {
+      const Op op = config.op;
+      for (const std::string& dist : sw.dists) {
+        Session<Reduce>& s = testing_support::cached_session<Reduce>(type, config, kHuge, dist, testing_support::run_seed());
+        for (const Stage<Reduce>& st : stages) {
+          std::vector<int> blocks{256};
+          if (st.name == "reduce_stage_0" && !(type == DType::f32 && dist == "exact" && op == Op::sum)) continue;
+          if (st.name == "reduce_stage_1" && type == DType::f32 && dist == "exact") blocks.push_back(32);
+          for (int block : blocks) {
+            INFO(st.name << ": type " << dtype_name(type) << ", op " << op_name(op) << ", dist "
+                         << dist << ", n " << kHuge << ", block " << block << ", seed "
+                         << testing_support::run_seed());
+            const ReduceArgs a = s.args_for(st, block, 0);
+            const Verification v = s.run_and_check(st, a);
+            INFO(v.message);
+            CHECK(v.ok);
+          }
+        }
+      }
+    }
+  }
+}

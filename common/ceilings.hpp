@@ -1,0 +1,46 @@
+//! @file ceilings.hpp
+//! @brief The bandwidth ceilings a ladder times next to its stages, on the same input: a
+//! device-to-device copy (for problems that write as much as they read: scan; and reduction, as
+//! the article does) and a streaming read (for problems that only read: histogram).
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+#include "device_info.hpp"
+#include "timing.hpp"
+
+namespace harness {
+
+//! Which ceiling a problem is measured against.
+enum class Ceiling {
+  copy,  //!< cudaMemcpyAsync device to device: every byte read once and written once
+  read   //!< a kernel that reads every byte once with 16-byte loads and writes one word per block
+};
+
+//! Row name of a ceiling in a ladder: "copy (D2D)" or "read (stream)".
+const char* ceiling_name(Ceiling c);
+//! One sentence saying what the ceiling moves and how its GB/s is counted.
+const char* ceiling_help(Ceiling c);
+
+//! A timed ceiling.
+struct CeilingResult {
+  double ms = 0;      //!< median time, ms
+  double min_ms = 0;  //!< fastest run, ms
+  double bytes = 0;   //!< bytes moved per run (copy: read + written)
+  int iters = 0;      //!< runs timed
+};
+
+//! Enqueues the streaming read of `bytes` bytes at `in` (any alignment) on `stream`; each block
+//! writes the xor of what it read to `sink[blockIdx.x]` so the loads cannot be optimised away.
+//! @param[out] sink at least read_ceiling_blocks() words of device memory
+void read_ceiling(const void* in, std::size_t bytes, unsigned* sink, cudaStream_t stream);
+//! Blocks the streaming read launches (a few per SM, grid-stride).
+std::size_t read_ceiling_blocks();
+
+//! Times ceiling `c` over the `bytes` bytes at `in` with `timing` (an empty input gives zeros).
+//! @throws UsageError if the copy's destination does not fit in device memory; CudaError on CUDA failures
+CeilingResult time_ceiling(Ceiling c, const void* in, std::size_t bytes, const TimingOptions& timing,
+                           cudaStream_t stream, const DeviceInfo& dev);
+
+}  // namespace harness

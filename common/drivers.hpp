@@ -1,0 +1,61 @@
+//! @file drivers.hpp
+//! @brief The two programs every problem shares: a stage program (one stage: check, time, report)
+//! and a ladder (every stage of a chapter, the CUB baseline and a bandwidth ceiling on one input).
+//! Both are written once, for any problem P; common/<problem>/ instantiates them.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "stage.hpp"
+
+namespace harness {
+
+//! A stage program: one stage, or a few forms of it chosen by a flag.
+//! @tparam P the problem
+template <class P>
+struct StageProgram {
+  std::vector<Stage<P>> variants;          //!< the first is the default
+  std::string variant_flag;                //!< e.g. "--last-warp"; empty when there is one form
+  std::vector<std::string> variant_names;  //!< flag value of each form, e.g. "syncwarp"
+  std::string variant_help;                //!< help text of the flag
+};
+
+//! Runs a stage program: parses the flags (those the stage accepts), checks the stage on data whose
+//! exact answer is known, times it on the --dist input (after --warmup runs, median of --iters, L2
+//! flushed) and checks that input too (exact, or its error against the depth bound, or "not
+//! checked"), then prints the device, the configuration, the time, GB/s, % of peak, the roofline
+//! and both checks; --csv / --json write the same as a record. With --profile: one checked
+//! warm-up, then exactly one launch between cudaProfilerStart/Stop inside an NVTX range named after
+//! the stage (for `ncu --profile-from-start off`).
+//! @return 0 when the checks passed; 1 when a check failed or CUDA failed; 2 for bad flags or sizes
+//!         the stage does not accept; 77 when no GPU is visible
+template <class P>
+int stage_main(int argc, char** argv, const StageProgram<P>& program);
+
+//! stage_main for a program of one stage.
+template <class P>
+int stage_main(int argc, char** argv, const Stage<P>& stage) {
+  return stage_main<P>(argc, argv, StageProgram<P>{{stage}, {}, {}, {}});
+}
+
+//! What a ladder program runs.
+template <class P>
+struct LadderSpec {
+  std::string program;           //!< program name, e.g. "reduce_ladder"
+  std::string title;             //!< heading of the report
+  std::vector<Stage<P>> stages;  //!< in ladder order; step speedups compare neighbours
+};
+
+//! Runs a ladder: every stage that supports the type and settings, P's CUB baseline and P's
+//! bandwidth ceiling (a device-to-device copy, or a streaming read) on the same input in one run.
+//! Each stage is checked on exact data first (the verdict), then timed and checked on the --dist
+//! input. The table has, per stage: its number, time (median ms), GB/s, % of peak DRAM bandwidth,
+//! step speedup (previous stage's time / this one's), total speedup (first stage's / this one's),
+//! ratio to CUB (CUB's time / this one's: above 1 is faster than CUB), the verdict and which check
+//! decided it, and the timed input's error check. Flags as stage_main plus --stages (a
+//! comma-separated list of names) and --md.
+//! @return 0 when every row passed, 1 otherwise, 2 for bad flags, 77 without a GPU
+template <class P>
+int ladder_main(int argc, char** argv, const LadderSpec<P>& spec);
+
+}  // namespace harness

@@ -1,0 +1,367 @@
+//! @file drivers_impl.hpp
+//! @brief The bodies of stage_main and ladder_main. Included only by the .cpp file of each problem
+//! (common/<problem>/<problem>_problem.cpp), which instantiates them once for that problem.
+#pragma once
+#include <cuda_profiler_api.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+#include "ceilings.hpp"
+#include "cli.hpp"
+#include "cuda_check.hpp"
+#include "device_info.hpp"
+#include "drivers.hpp"
+#include "errors.hpp"
+#include "measure.hpp"
+#include "program.hpp"
+#include "report.hpp"
+#include "roofline.hpp"
+
+namespace harness {
+
+namespace detail {
+
+//! The flags of a program running `stages`: the common ones, limited to what the stages accept,
+//! and the problem's own (P::add_flags).
+template <class P>
+void add_problem_flags(CLI::App& app, RunOptions& o, typename P::Config& config,
+                       const std::vector<const Stage<P>*>& stages, bool ladder) {
+  OptionSet which;
+  which.profile = !ladder;
+  which.md = ladder;
+  which.min_block = 1024;
+  which.max_block = 32;
+  which.types.clear();
+  for (const Stage<P>* s : stages) {
+    which.grid = which.grid || s->grid_stride;
+    which.min_block = std::min(which.min_block, s->min_block);
+    which.max_block = std::max(which.max_block, s->max_block);
+    for (DType t : s->types)
+      if (std::find(which.types.begin(), which.types.end(), dtype_name(t)) == which.types.end())
+        which.types.push_back(dtype_name(t));
+  }
+  which.dists = P::dist_names();
+  which.dist_help = P::dist_help();
+  add_run_options(app, o, which);
+  P::add_flags(app, config, stages);
+}
+
+//! Timing options from the command line.
+inline TimingOptions timing_from(const RunOptions& o) {
+  TimingOptions t;
+  t.warmup = o.warmup;
+  t.iters = o.iters;
+  t.flush_l2 = !o.no_flush;
+  t.max_seconds = o.max_seconds;
+  return t;
+}
+
+//! Arguments of a launch described without buffers, for the checks before anything is allocated.
+template <class P>
+typename P::Args probe_args(DType type, const typename P::Config& config, const RunOptions& o) {
+  typename P::Args a;
+  a.type = type;
+  a.n = o.n;
+  a.block = o.block;
+  a.grid = o.grid;
+  P::apply(config, a);
+  return a;
+}
+
+//! A session on exact data for the verdict, unless the timed input's own check is already exact.
+template <class P>
+std::optional<Session<P>> exact_session(DType type, const typename P::Config& config,
+                                        const RunOptions& o, cudaStream_t stream) {
+  if (P::is_exact_dist(o.dist) || P::exact_on_any_data(type, config)) return std::nullopt;
+  return Session<P>::generate(type, config, o.n, P::exact_dist(), o.seed, stream);
+}
+
+//! "PASS"/"FAIL"/"not checked" and the message of one check.
+inline std::string check_line(const Verification& v) {
+  const char* verdict = v.kind == CheckKind::unchecked ? "not checked" : (v.ok ? "PASS" : "FAIL");
+  return std::string(verdict) + " [" + check_name(v.kind) + "] " + v.message;
+}
+
+//! The stage number in a stage's name ("reduce_kernel_6" -> "6"), or "-".
+inline std::string stage_number(const std::string& name) {
+  std::smatch m;
+  static const std::regex trailing("_([0-9]+)$");
+  return std::regex_search(name, m, trailing) ? m[1].str() : "-";
+}
+
+inline std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+inline std::string command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+//! Writes `records` to the --csv and --json files that were asked for.
+inline void write_records(const RunOptions& o, const std::vector<Record>& records) {
+  if (!o.csv.empty()) {
+    std::ostringstream os;
+    write_csv(os, records);
+    write_text_file(o.csv, os.str());
+  }
+  if (!o.json.empty()) write_text_file(o.json, to_json(records));
+}
+
+}  // namespace detail
+
+template <class P>
+int stage_main(int argc, char** argv, const StageProgram<P>& program) {
+  const Stage<P>& first = program.variants.front();
+  CLI::App app{first.name + ": " + first.label + ". " + first.change + " (" + first.source + ")",
+               first.name};
+  RunOptions o;
+  typename P::Config config;
+  std::vector<const Stage<P>*> all;
+  for (const Stage<P>& v : program.variants) all.push_back(&v);
+  detail::add_problem_flags<P>(app, o, config, all, /*ladder=*/false);
+  std::string variant = program.variant_names.empty() ? "" : program.variant_names.front();
+  if (program.variants.size() > 1)
+    app.add_option(program.variant_flag, variant, program.variant_help)
+        ->check(CLI::IsMember(program.variant_names))
+        ->capture_default_str();
+  if (auto rc = parse_command_line(app, o, argc, argv)) return *rc;
+  std::size_t pick = 0;
+  for (std::size_t i = 0; i < program.variant_names.size(); ++i)
+    if (program.variant_names[i] == variant) pick = i;
+  const Stage<P>& stage = program.variants[pick];
+
+  return run_program(stage.name, [&]() -> int {
+    const DType type = parse_dtype(o.type);
+    const typename P::Args probe = detail::probe_args<P>(type, config, o);
+    validate_config(stage, probe);
+    for (const std::string* path : {&o.csv, &o.json})
+      if (!path->empty()) check_writable(*path);
+
+    const DeviceInfo dev = query_device();
+    validate_shape(stage, probe);  // the grid limit (occupancy needs the device), before any input
+    Stream stream;
+    std::optional<Session<P>> exact = detail::exact_session<P>(type, config, o, stream.get());
+    Session<P> timed = Session<P>::generate(type, config, o.n, o.dist, o.seed, stream.get());
+
+    Measurement m;
+    if (o.profile) {
+      const typename P::Args args = timed.args_for(stage, o.block, o.grid);
+      m.stage = stage.name;
+      m.label = stage.label;
+      m.n = o.n;
+      m.type = type;
+      m.block = o.block;
+      m.grid = grid_of(stage, args);
+      m.verdict = exact ? exact->run_and_check(stage, exact->args_for(stage, o.block, o.grid))
+                        : timed.run_and_check(stage, args);  // the warm-up
+      timed.poison();
+      CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+      CUDA_CHECK(cudaProfilerStart());
+      nvtxRangePushA(stage.name.c_str());
+      run_stage(stage, args);
+      CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+      nvtxRangePop();
+      CUDA_CHECK(cudaProfilerStop());
+      m.timed = timed.check_output(stage, args);
+    } else {
+      m = measure_stage(stage, exact ? &*exact : nullptr, timed, o.block, o.grid,
+                        detail::timing_from(o), dev);
+    }
+
+    std::printf("%s: %s\n", stage.name.c_str(), stage.label.c_str());
+    std::printf("  changed:    %s\n", stage.change.c_str());
+    std::printf("  device:     %s\n", dev.summary().c_str());
+    std::printf("  config:     n = %zu %s (%.1f MiB), %s, block %d, grid %zu, dist %s, seed %llu\n",
+                m.n, dtype_name(type), m.n * static_cast<double>(dtype_size(type)) / 1048576.0,
+                P::describe(config).c_str(), m.block, m.grid, o.dist.c_str(),
+                static_cast<unsigned long long>(o.seed));
+    if (o.profile) {
+      std::printf("  profile:    one launch inside a profiler range (no timing)\n");
+    } else {
+      const typename P::Args args = timed.args_for(stage, o.block, o.grid);
+      const Roofline roof{dev.peak_fp32_flops_per_s, dev.peak_bw_bytes_per_s};
+      const double ai = m.bytes > 0 ? P::operations(args) / m.bytes : 0;
+      std::printf("  timing:     %d runs after %d warm-up, L2 %s between runs\n", m.time.iters,
+                  o.warmup, o.no_flush ? "kept warm" : "flushed");
+      std::printf("  time:       median %.4f ms, min %.4f ms\n", m.time.median_ms, m.time.min_ms);
+      std::printf("  throughput: %.1f GB/s (%.1f%% of peak %.0f GB/s; %s), %.1f G%s/s\n", m.gb_per_s,
+                  m.pct_peak_bw, dev.peak_bw_bytes_per_s / 1e9, P::bytes_help(), m.gop_per_s,
+                  P::operation_name());
+      std::printf("  roofline:   %.3f op/byte, ridge %.2f FLOP/byte, ceiling %.1f Gop/s\n", ai,
+                  roof.ridge_point(), roof.ceiling(ai) / 1e9);
+    }
+    if (exact)
+      std::printf("  check:      exact data (%s): %s\n", P::exact_dist_help(), detail::check_line(m.verdict).c_str());
+    std::printf("  %s %s data: %s\n", exact ? "error:     " : "check:     ", o.dist.c_str(),
+                detail::check_line(m.timed).c_str());
+    std::printf("  verify:     %s (decided by the %s check)\n", m.ok() ? "PASS" : "FAIL",
+                check_name(!m.verdict.ok || m.timed.ok ? m.verdict.kind : m.timed.kind));
+
+    Record cfg;
+    P::add_columns(config, cfg);
+    Record r = measurement_record(m, cfg);
+    r.add("dist", o.dist).add("device", dev.name).add("peak_bw_gb_per_s", dev.peak_bw_bytes_per_s / 1e9);
+    detail::write_records(o, {r});
+    return m.ok() ? 0 : kExitFailure;
+  });
+}
+
+template <class P>
+int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
+  CLI::App app{spec.title, spec.program};
+  RunOptions o;
+  o.max_seconds = 10;
+  typename P::Config config;
+  std::vector<const Stage<P>*> all;
+  for (const Stage<P>& s : spec.stages) all.push_back(&s);
+  detail::add_problem_flags<P>(app, o, config, all, /*ladder=*/true);
+  std::string only;
+  app.add_option("--stages", only, "Run only these stages (comma-separated names)");
+  if (auto rc = parse_command_line(app, o, argc, argv)) return *rc;
+
+  return run_program(spec.program, [&]() -> int {
+    const DType type = parse_dtype(o.type);
+    std::vector<std::string> wanted;
+    {
+      std::stringstream ss(only);
+      for (std::string item; std::getline(ss, item, ',');)
+        if (!item.empty()) wanted.push_back(item);
+    }
+    for (const auto& w : wanted)
+      if (std::none_of(spec.stages.begin(), spec.stages.end(), [&](const Stage<P>& s) { return s.name == w; }))
+        throw UsageError("--stages: unknown stage '" + w + "'");
+    // Each stage runs at --block, or at the nearest block size it accepts.
+    auto block_of = [&](const Stage<P>& s) { return std::clamp(o.block, s.min_block, s.max_block); };
+    std::vector<const Stage<P>*> stages;
+    for (const Stage<P>& s : spec.stages) {
+      const bool picked = wanted.empty() || std::count(wanted.begin(), wanted.end(), s.name);
+      typename P::Args probe = detail::probe_args<P>(type, config, o);
+      probe.block = block_of(s);
+      probe.grid = 0;
+      bool supported = true;
+      try {
+        validate_config(s, probe);
+      } catch (const UsageError&) {
+        supported = false;  // e.g. a type or operator this stage does not offer
+      }
+      if (picked && supported) stages.push_back(&s);
+    }
+    if (stages.empty()) throw UsageError("no stage supports this type and these settings");
+    for (const std::string* path : {&o.csv, &o.json, &o.md})
+      if (!path->empty()) check_writable(*path);
+
+    const DeviceInfo dev = query_device();
+    Stream stream;
+    std::optional<Session<P>> exact = detail::exact_session<P>(type, config, o, stream.get());
+    Session<P> timed = Session<P>::generate(type, config, o.n, o.dist, o.seed, stream.get());
+    const TimingOptions t = detail::timing_from(o);
+    std::fprintf(stderr, "[%s] %s, n = %zu %s, %s\n", spec.program.c_str(), dev.name.c_str(), o.n,
+                 dtype_name(type), P::describe(config).c_str());
+
+    // The baseline first, so that every stage can be read as a ratio to it.
+    const Stage<P> base = P::baseline(type, config, stages);
+    std::fprintf(stderr, "  timing %s\n", base.name.c_str());
+    const Measurement cub = measure_stage(base, exact ? &*exact : nullptr, timed, 256, 0, t, dev, true);
+    std::vector<Measurement> rows;
+    for (const Stage<P>* s : stages) {
+      std::fprintf(stderr, "  timing %s\n", s->name.c_str());
+      rows.push_back(measure_stage(*s, exact ? &*exact : nullptr, timed, block_of(*s), 0, t, dev));
+    }
+    // The bandwidth ceiling on the same input.
+    const Ceiling ceiling = P::ceiling();
+    const CeilingResult roof = time_ceiling(ceiling, timed.input(), timed.input_bytes(), t, stream.get(), dev);
+
+    Record cfg;
+    P::add_columns(config, cfg);
+    std::vector<std::vector<std::string>> table;
+    std::vector<Record> records;
+    const double first_ms = rows.front().time.median_ms;
+    auto add_row = [&](const Measurement& m, const std::string& number, const std::string& change,
+                       double step, double total, double vs_cub) {
+      table.push_back({number, "`" + m.stage + "`", change, detail::fixed(m.time.median_ms, 4),
+                       detail::fixed(m.gb_per_s, 1), detail::fixed(m.pct_peak_bw, 1),
+                       step > 0 ? detail::fixed(step, 2) + "x" : "", total > 0 ? detail::fixed(total, 2) + "x" : "",
+                       detail::fixed(vs_cub, 2), m.ok() ? "yes" : "**NO**",
+                       check_name(!m.verdict.ok || m.timed.ok ? m.verdict.kind : m.timed.kind),
+                       m.timed.kind == CheckKind::unchecked ? "not checked" : check_name(m.timed.kind)});
+      Record r = measurement_record(m, cfg);
+      r.add("label", m.label).add("dist", o.dist).add("step_speedup", step).add("total_speedup", total)
+          .add("vs_cub", vs_cub).add("device", dev.name);
+      records.push_back(std::move(r));
+    };
+    bool all_ok = cub.ok();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const Measurement& m = rows[i];
+      all_ok = all_ok && m.ok();
+      const double step = i == 0 ? 1.0 : rows[i - 1].time.median_ms / m.time.median_ms;
+      add_row(m, detail::stage_number(m.stage), stages[i]->label, step, first_ms / m.time.median_ms,
+              cub.time.median_ms / m.time.median_ms);
+    }
+    add_row(cub, "-", "library baseline", 0, first_ms / cub.time.median_ms, 1.0);
+    if (roof.ms > 0) {
+      const double gbs = gigabytes_per_second(roof.bytes, roof.ms);
+      const double pct = 100.0 * gbs * 1e9 / dev.peak_bw_bytes_per_s;
+      table.push_back({"-", ceiling_name(ceiling), ceiling_help(ceiling), detail::fixed(roof.ms, 4),
+                       detail::fixed(gbs, 1), detail::fixed(pct, 1), "", "", "", "-", "-", "-"});
+      Record r;
+      r.add("stage", std::string(ceiling_name(ceiling))).add("n", static_cast<long long>(o.n))
+          .add("dtype", std::string(dtype_name(type)));
+      for (const auto& f : cfg.fields) r.add(f.first, f.second);
+      r.add("block", std::string()).add("grid", std::string()).add("iters", static_cast<long long>(roof.iters))
+          .add("ms_median", roof.ms).add("ms_min", roof.min_ms).add("gb_per_s", gbs).add("pct_peak_bw", pct)
+          .add("gop_per_s", 0.0).add("verified", std::string()).add("check", std::string())
+          .add("timed_check", std::string()).add("abs_err", std::string()).add("err_bound", std::string())
+          .add("label", std::string(ceiling_help(ceiling))).add("dist", o.dist)
+          .add("step_speedup", 0.0).add("total_speedup", 0.0).add("vs_cub", cub.time.median_ms / roof.ms)
+          .add("device", dev.name);
+      records.push_back(std::move(r));
+    }
+    // A library baseline chooses its own grid and block: leave those cells empty.
+    for (Record& r : records)
+      if (r.find("stage") && std::get<std::string>(*r.find("stage")) == base.name)
+        for (auto& f : r.fields)
+          if (f.first == "block" || f.first == "grid") f.second = std::string();
+
+    std::ostringstream md;
+    const std::time_t now = std::time(nullptr);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    md << "## " << spec.title << "\n\n"
+       << "- device: " << dev.summary() << "\n"
+       << "- input: n = " << o.n << " " << dtype_name(type) << " (" << detail::fixed(timed.input_bytes() / 1e6, 1)
+       << " MB), " << P::describe(config) << ", dist " << o.dist << ", seed " << o.seed << "\n"
+       << "- checks: every row is checked on exact data (" << P::exact_dist_help()
+       << ") and on the timed input; `check` names the check that decided `verified`\n"
+       << "- timing: median of up to " << t.iters << " runs after " << t.warmup
+       << " warm-up, CUDA events, L2 " << (t.flush_l2 ? "flushed" : "warm") << " between runs; block "
+       << o.block << " (or the nearest the stage accepts)\n"
+       << "- command: `" << detail::command_line(argc, argv) << "` (" << date << ")\n\n"
+       << markdown_table({"#", "stage", "what changed", "ms (median)", "GB/s", "% peak", "step",
+                          "total", "vs CUB", "verified", "check", "timed data"},
+                         table)
+       << "\nGB/s = " << P::bytes_help() << " / median time (1e9 B/s); `vs CUB` = CUB's time / the stage's time;"
+       << " `timed data`: the timed input's own check (exact, or its error against the stage's depth bound, or"
+       << " not checked where that bound is looser than the answer).\n";
+    std::cout << md.str();
+    if (!o.md.empty()) write_text_file(o.md, md.str());
+    detail::write_records(o, records);
+    for (const auto& m : rows)
+      if (!m.ok())
+        std::cerr << m.stage << ": verification FAILED: "
+                  << (m.verdict.ok ? m.timed.message : m.verdict.message) << "\n";
+    return all_ok ? 0 : kExitFailure;
+  });
+}
+
+}  // namespace harness

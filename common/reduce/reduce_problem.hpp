@@ -1,0 +1,126 @@
+//! @file reduce_problem.hpp
+//! @brief The reduction problem: n elements in, one value out (sum, max or min). What the generic
+//! harness (Session, stage_main, ladder_main, the test sweep) needs to know about it.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ceilings.hpp"
+#include "drivers.hpp"
+#include "reduce_reference.hpp"
+#include "report.hpp"
+#include "stage.hpp"
+#include "verify.hpp"
+
+namespace harness {
+
+//! Launch arguments of a reduction: `out` holds one element of the stage's output type.
+struct ReduceArgs : LaunchArgs {
+  Op op = Op::sum;  //!< operator
+};
+
+//! The reduction problem (chapter 7; chapter 8, sections 8.2 to 8.6).
+struct Reduce {
+  using Args = ReduceArgs;           //!< launch arguments
+  using Reference = ReduceReference;  //!< the CPU reference
+  //! What a reduction stage supports beyond types and block sizes.
+  struct Caps {
+    std::vector<Op> ops{Op::sum};  //!< operators
+    //! Output type for an input type and operator; null means the input type.
+    DType (*out_type)(DType in, Op op) = nullptr;
+  };
+  //! The run settings a reduction has besides n, type, block and grid.
+  struct Config {
+    Op op = Op::sum;  //!< --op
+  };
+
+  // --- command line -------------------------------------------------------------------------
+  //! Adds --op when some stage offers more than the sum.
+  static void add_flags(CLI::App& app, Config& c, const std::vector<const Stage<Reduce>*>& stages);
+  //! "op sum".
+  static std::string describe(const Config& c);
+  //! The column `op`.
+  static void add_columns(const Config& c, Record& r);
+
+  // --- data ---------------------------------------------------------------------------------
+  //! signed, uniform, skewed, exact (the first is the default).
+  static std::vector<std::string> dist_names();
+  //! Help text of --dist.
+  static std::string dist_help();
+  //! The distribution whose every partial sum is exact whatever the order: "exact".
+  static std::string exact_dist() { return "exact"; }
+  //! What the exact data is, for reports.
+  static const char* exact_dist_help();
+  //! True for "exact".
+  static bool is_exact_dist(const std::string& dist) { return dist == "exact"; }
+  //! Integer inputs and max/min have exact answers on any data.
+  static bool exact_on_any_data(DType type, const Config& c) { return type == DType::i32 || c.op != Op::sum; }
+  //! n elements of `type` from `dist` with `seed`, as bytes (harness::generate_bytes).
+  static std::vector<unsigned char> generate(DType type, const Config& c, std::size_t n,
+                                             const std::string& dist, std::uint64_t seed);
+  //! The CPU reference. With `exact_data` it first proves the data exact (require_exact_data:
+  //! std::logic_error otherwise, since a check on it would mean nothing).
+  static Reference reference(DType type, const Config& c, std::vector<unsigned char>& host,
+                             std::size_t n, bool exact_data);
+
+  // --- launch -------------------------------------------------------------------------------
+  //! Copies the operator into the launch arguments.
+  static void apply(const Config& c, Args& a) { a.op = c.op; }
+  //! The operator must be one the stage offers. @throws UsageError
+  static void validate(const Stage<Reduce>& s, const Args& a);
+  //! The stage's output type for these arguments (Caps::out_type, else the input type).
+  static DType output_type(const Stage<Reduce>& s, const Args& a);
+  //! One output element.
+  static std::size_t output_count(const Args&) { return 1; }
+  //! n = 0: writes the operator's identity (0, the lowest or the highest value) without a kernel.
+  static void run_empty(const Stage<Reduce>& s, const Args& a);
+
+  // --- check and report ---------------------------------------------------------------------
+  //! Compares the output with the reference:
+  //! - exact data, integer outputs, max and min: equality (CheckKind::exact); for max/min a NaN
+  //!   reference needs a NaN result, -0.0 equals +0.0; an int32 output whose exact sum does not fit
+  //!   fails with an overflow message;
+  //! - floating-point sums of other data: |err| <= depth_error_bound(stage depth, eps, sum|a|)
+  //!   (CheckKind::bound), or CheckKind::unchecked ("not checked", ok) when that bound is not
+  //!   below |expected| and so cannot tell a right sum from a wrong one. A stage without a depth
+  //!   rule is taken at the worst case, depth n.
+  static Verification check(const Stage<Reduce>& s, const Args& a, const Reference& ref,
+                            const void* out, bool exact_data);
+  //! Bytes one run must move: n input elements read (the one-element output is negligible).
+  static double bytes_moved(const Args& a) { return static_cast<double>(a.n) * dtype_size(a.type); }
+  //! "input bytes".
+  static const char* bytes_help() { return "input bytes"; }
+  //! Operations per run: n (one add, or compare, per element).
+  static double operations(const Args& a) { return static_cast<double>(a.n); }
+  //! "FLOP".
+  static const char* operation_name() { return "FLOP"; }
+  //! cub::DeviceReduce for the operator; for an int sum whose stages output int64, CUB's int64 sum.
+  static Stage<Reduce> baseline(DType type, const Config& c, const std::vector<const Stage<Reduce>*>& stages);
+  //! The device-to-device copy, as the article measures against.
+  static Ceiling ceiling() { return Ceiling::copy; }
+};
+
+//! Writes the identity of `op` for `out_type` to the device address `out` on `stream`.
+void write_identity(void* out, DType out_type, Op op, cudaStream_t stream);
+
+//! log2 of a power-of-two block size: the levels of a block's reduction tree.
+constexpr double tree_levels(int block) {
+  double levels = 0;
+  for (int b = block; b > 1; b /= 2) levels += 1;
+  return levels;
+}
+
+//! The depth of a reduction whose blocks each fold `per_thread` elements per thread, reduce their
+//! block in a tree, and whose `partials` block results are then folded one after another
+//! (atomically into one address, or serially by one thread): per_thread + log2(block) + partials.
+inline double reduce_depth(double per_thread, int block, double partials) {
+  return per_thread + tree_levels(block) + partials;
+}
+
+extern template int stage_main<Reduce>(int, char**, const StageProgram<Reduce>&);
+extern template int ladder_main<Reduce>(int, char**, const LadderSpec<Reduce>&);
+
+}  // namespace harness

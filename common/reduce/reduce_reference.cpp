@@ -1,0 +1,104 @@
+#include "reduce_reference.hpp"
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "inputs.hpp"
+
+namespace harness {
+
+namespace {
+
+struct Partial {
+  double sum = 0, abs_sum = 0;
+  long long isum = 0;
+  double best = 0;
+  long long ibest = 0;
+  bool any = false, nan = false;
+};
+
+}  // namespace
+
+template <class T>
+ReduceReference compute_reference(const T* a, std::size_t n, Op op) {
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  std::vector<Partial> parts((n + kChunk - 1) / kChunk);
+  parallel_chunks(n, kChunk, [&](std::size_t b, std::size_t e, std::size_t c) {
+    Partial p;
+    for (std::size_t i = b; i < e; ++i) {
+      const T v = a[i];
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(v)) p.nan = true;
+        p.sum += static_cast<double>(v);
+        p.abs_sum += std::fabs(static_cast<double>(v));
+        const double d = static_cast<double>(v);
+        if (!std::isnan(v) && (!p.any || (op == Op::max ? d > p.best : d < p.best))) {
+          p.best = d;
+          p.any = true;
+        }
+      } else {
+        p.isum += v;
+        p.abs_sum += std::fabs(static_cast<double>(v));
+        if (!p.any || (op == Op::max ? v > p.ibest : v < p.ibest)) {
+          p.ibest = v;
+          p.any = true;
+        }
+      }
+    }
+    parts[c] = p;
+  });
+
+  ReduceReference r;
+  r.op = op;
+  r.type = dtype_of<T>();
+  r.n = n;
+  double sum = 0;
+  long long isum = 0;
+  bool any = false;
+  double best = 0;
+  long long ibest = 0;
+  for (const Partial& p : parts) {
+    sum += p.sum;
+    isum += p.isum;
+    r.abs_sum += p.abs_sum;
+    r.has_nan = r.has_nan || p.nan;
+    if (!p.any) continue;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!any || (op == Op::max ? p.best > best : p.best < best)) best = p.best;
+    } else {
+      if (!any || (op == Op::max ? p.ibest > ibest : p.ibest < ibest)) ibest = p.ibest;
+    }
+    any = true;
+  }
+
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == Op::sum) {
+      r.value = sum;
+    } else if (r.has_nan) {
+      r.value = std::numeric_limits<double>::quiet_NaN();
+    } else if (!any) {
+      r.value = op == Op::max ? -std::numeric_limits<double>::infinity()
+                              : std::numeric_limits<double>::infinity();
+    } else {
+      r.value = best;
+    }
+  } else {
+    if (op == Op::sum) {
+      r.exact = isum;
+    } else if (!any) {
+      r.exact = op == Op::max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    } else {
+      r.exact = ibest;
+    }
+    r.value = static_cast<double>(r.exact);
+  }
+  return r;
+}
+
+template ReduceReference compute_reference<float>(const float*, std::size_t, Op);
+template ReduceReference compute_reference<double>(const double*, std::size_t, Op);
+template ReduceReference compute_reference<int>(const int*, std::size_t, Op);
+
+}  // namespace harness

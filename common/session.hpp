@@ -1,0 +1,143 @@
+//! @file session.hpp
+//! @brief One input on the device with its CPU reference, and the machinery to run any stage of
+//! the problem on it: poisoned output and workspace, one run, read-back and the problem's check.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "cuda_raii.hpp"
+#include "run_stage.hpp"
+#include "stage.hpp"
+#include "verify.hpp"
+
+namespace harness {
+
+//! Throws UsageError if `bytes` more bytes of device memory than are free would be needed.
+//! @param[in] bytes bytes about to be allocated
+//! @param[in] what what they are for, for the message
+void ensure_device_memory(std::size_t bytes, const std::string& what);
+
+//! An input of problem P on the device, its reference, and output and workspace buffers that grow
+//! as stages need them. P supplies generate, reference, apply, output_type, output_count and check.
+//! @tparam P Reduce, Scan or Histogram
+template <class P>
+class Session {
+ public:
+  using Args = typename P::Args;            //!< launch arguments of P
+  using Config = typename P::Config;        //!< P's run settings (operator, inclusive, bins ...)
+  using Reference = typename P::Reference;  //!< what P's check compares against
+
+  //! Uploads `n` elements of `type` from `host` (a synchronous cudaMemcpy) and computes the
+  //! reference (P::reference may take `host` over).
+  //! @param[in] exact_data the data's every partial result is exact: results must match exactly
+  //! @param[in] stream the stream args_for() hands to the stages and that poison() uses
+  //! @throws UsageError if the input does not fit in free device memory; CudaError on CUDA failures
+  Session(DType type, const Config& config, std::vector<unsigned char> host, std::size_t n,
+          bool exact_data, cudaStream_t stream)
+      : type_(type), config_(config), n_(n), exact_data_(exact_data), stream_(stream) {
+    const std::size_t bytes = n * dtype_size(type);
+    ensure_device_memory(bytes, input_name());
+    input_ = DeviceBuffer(bytes);
+    if (bytes > 0) CUDA_CHECK(cudaMemcpy(input_.data(), host.data(), bytes, cudaMemcpyHostToDevice));
+    ref_ = P::reference(type, config, host, n, exact_data);
+  }
+
+  //! Generates n elements from the distribution `dist` (one of P::dist_names()) with `seed`, then
+  //! as the constructor. Sizes the device cannot hold are refused before the host fills gigabytes.
+  static Session generate(DType type, const Config& config, std::size_t n, const std::string& dist,
+                          std::uint64_t seed, cudaStream_t stream) {
+    ensure_device_memory(n * dtype_size(type), "an input of n = " + std::to_string(n) + " " + dtype_name(type) + " elements");
+    return Session(type, config, P::generate(type, config, n, dist, seed), n, P::is_exact_dist(dist),
+                   stream);
+  }
+
+  //! Arguments to run `stage` with `block` and `grid` (0: the stage's default) on this input;
+  //! validates the shape and grows the output and workspace buffers as needed.
+  //! @throws UsageError when the stage does not accept these arguments or memory is short
+  Args args_for(const Stage<P>& stage, int block, std::size_t grid) {
+    Args a;
+    a.type = type_;
+    a.in = input_.data();
+    a.n = n_;
+    a.block = block;
+    a.grid = grid;
+    a.stream = stream_;
+    P::apply(config_, a);
+    validate_shape(stage, a);
+    const std::size_t out_bytes = P::output_count(a) * dtype_size(P::output_type(stage, a));
+    if (out_bytes > output_.bytes()) {
+      output_ = DeviceBuffer();
+      ensure_device_memory(out_bytes, stage.name + "'s output");
+      output_ = DeviceBuffer(out_bytes);
+    }
+    const std::size_t ws = workspace_of(stage, a);
+    if (ws > workspace_.bytes()) {
+      workspace_ = DeviceBuffer();
+      ensure_device_memory(ws, stage.name + "'s workspace");
+      workspace_ = DeviceBuffer(ws);
+    }
+    a.out = output_.data();
+    a.workspace = workspace_.data();
+    a.workspace_size = workspace_.bytes();
+    return a;
+  }
+
+  //! Fills the output and the workspace with 0xFF bytes (NaN for floats, -1 for ints, the largest
+  //! count for counters), so that a result nobody wrote shows up.
+  void poison() {
+    output_.fill_bytes(0xFF, stream_);
+    workspace_.fill_bytes(0xFF, stream_);
+  }
+
+  //! Poisons, runs `stage` once, waits, reads the output back and checks it.
+  Verification run_and_check(const Stage<P>& stage, const Args& args) {
+    poison();
+    run_stage(stage, args);
+    return check_output(stage, args);
+  }
+
+  //! Reads the output back and checks it (after a run the caller enqueued itself).
+  Verification check_output(const Stage<P>& stage, const Args& args) {
+    const std::size_t bytes = P::output_count(args) * dtype_size(P::output_type(stage, args));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    last_output_.resize(bytes);
+    if (bytes > 0) CUDA_CHECK(cudaMemcpy(last_output_.data(), output_.data(), bytes, cudaMemcpyDeviceToHost));
+    return P::check(stage, args, ref_, last_output_.data(), exact_data_);
+  }
+
+  //! The bytes of the last output read back by check_output.
+  const std::vector<unsigned char>& last_output() const { return last_output_; }
+  const Reference& reference() const { return ref_; }   //!< the CPU reference
+  DType type() const { return type_; }                   //!< input type
+  const Config& config() const { return config_; }       //!< P's run settings
+  std::size_t n() const { return n_; }                   //!< number of input elements
+  const void* input() const { return input_.data(); }    //!< device input
+  std::size_t input_bytes() const { return input_.bytes(); }  //!< n * element size
+  bool exact_data() const { return exact_data_; }        //!< results must match exactly
+  cudaStream_t stream() const { return stream_; }        //!< stream used
+
+ private:
+  std::string input_name() const {
+    return "an input of n = " + std::to_string(n_) + " " + dtype_name(type_) + " elements";
+  }
+
+  DType type_;
+  Config config_;
+  std::size_t n_;
+  bool exact_data_;
+  cudaStream_t stream_;
+  DeviceBuffer input_;
+  DeviceBuffer output_;
+  DeviceBuffer workspace_;
+  Reference ref_{};
+  std::vector<unsigned char> last_output_;
+};
+
+}  // namespace harness

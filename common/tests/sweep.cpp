@@ -1,0 +1,35 @@
+#include "sweep.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+namespace testing_support {
+
+std::uint64_t run_seed() {
+  static const std::uint64_t seed = [] {
+    std::uint64_t s = 0;
+    if (const char* env = std::getenv("TUTORIAL_SEED")) s = std::strtoull(env, nullptr, 10);
+    else s = (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+    std::printf("input seed %llu (set TUTORIAL_SEED=%llu to repeat)\n",
+                static_cast<unsigned long long>(s), static_cast<unsigned long long>(s));
+    return s;
+  }();
+  return seed;
+}
+
+std::vector<std::size_t> standard_sizes() {
+  return {0, 1, 31, 32, 33, 1000, (std::size_t{1} << 20) + 3, std::size_t{1} << 24,
+          (std::size_t{1} << 31) + 1};
+}
+
+std::size_t cache_budget_bytes() {
+  static const std::size_t budget = [] {
+    std::size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    return total_b / 2;
+  }();
+  return budget;
+}
+
+}  // namespace testing_support

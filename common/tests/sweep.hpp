@@ -1,0 +1,130 @@
+// GPU test support shared by every chapter and problem: run a stage over sizes, block sizes, types,
+// settings and data, on poisoned outputs, and check it with the problem's check (exact equality on
+// exact data; the depth bound, or "not checked", on random floats).
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "catch.hpp"
+#include "cuda_check.hpp"
+#include "cuda_raii.hpp"
+#include "session.hpp"
+
+namespace testing_support {
+
+//! The seed of this test run: TUTORIAL_SEED from the environment, else fresh from random_device
+//! (printed once, so a failure can be reproduced).
+std::uint64_t run_seed();
+
+//! The awkward sizes every stage is tested on: 0, 1, 31, 32, 33, 1000, 2^20+3, 2^24, 2^31+1.
+std::vector<std::size_t> standard_sizes();
+
+//! Device memory the cached inputs may use before the oldest is dropped: half the device's.
+std::size_t cache_budget_bytes();
+
+//! Every power-of-two block size `stage` supports.
+template <class P>
+std::vector<int> supported_blocks(const harness::Stage<P>& stage) {
+  std::vector<int> b;
+  for (int s = stage.min_block; s <= stage.max_block; s *= 2) b.push_back(s);
+  return b;
+}
+
+//! What to sweep.
+template <class P>
+struct Sweep {
+  std::vector<harness::DType> types{harness::DType::f32, harness::DType::f64, harness::DType::i32};
+  std::vector<typename P::Config> configs{typename P::Config{}};  //!< the problem's settings
+  std::vector<std::string> dists{P::dist_names().front(), P::exact_dist()};
+  std::vector<std::size_t> sizes = standard_sizes();  //!< plus block-1 and block+1 for every block
+  std::size_t large_from = std::size_t{1} << 24;      //!< from here on only `large_blocks` run
+  std::vector<int> large_blocks{256};                 //!< (clamped to the stage's range)
+};
+
+//! A session (input on the device + reference) for this key, kept while the cached inputs use at
+//! most cache_budget_bytes(), so that consecutive stages share the large inputs.
+template <class P>
+harness::Session<P>& cached_session(harness::DType type, const typename P::Config& config, std::size_t n,
+                                    const std::string& dist, std::uint64_t seed) {
+  using Key = std::tuple<harness::DType, std::string, std::size_t, std::string, std::uint64_t>;
+  struct Cache {
+    std::list<std::pair<Key, std::unique_ptr<harness::Session<P>>>> entries;  // most recent first
+    std::size_t bytes = 0;
+    harness::Stream stream;
+  };
+  static Cache c;
+  const Key key{type, P::describe(config), n, dist, seed};
+  for (auto it = c.entries.begin(); it != c.entries.end(); ++it) {
+    if (it->first == key) {
+      c.entries.splice(c.entries.begin(), c.entries, it);
+      return *c.entries.front().second;
+    }
+  }
+  const std::size_t need = n * harness::dtype_size(type);
+  while (!c.entries.empty() && c.bytes + need > cache_budget_bytes()) {
+    c.bytes -= c.entries.back().second->input_bytes();
+    c.entries.pop_back();
+  }
+  auto s = std::make_unique<harness::Session<P>>(
+      harness::Session<P>::generate(type, config, n, dist, seed, c.stream.get()));
+  c.bytes += s->input_bytes();
+  c.entries.emplace_front(key, std::move(s));
+  return *c.entries.front().second;
+}
+
+//! Runs `stage` over the sweep and CHECKs every result; returns the number of runs.
+template <class P>
+std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
+  const std::vector<int> blocks = supported_blocks(stage);
+  std::set<std::size_t> sizes(sw.sizes.begin(), sw.sizes.end());
+  for (int b : blocks) {
+    sizes.insert(static_cast<std::size_t>(b) - 1);
+    sizes.insert(static_cast<std::size_t>(b) + 1);
+  }
+  std::size_t runs = 0;
+  for (harness::DType type : sw.types) {
+    if (!std::count(stage.types.begin(), stage.types.end(), type)) continue;
+    for (const auto& config : sw.configs) {
+      for (const std::string& dist : sw.dists) {
+        for (std::size_t n : sizes) {
+          std::vector<int> bs = blocks;
+          if (n >= sw.large_from) {
+            bs.clear();
+            for (int b : sw.large_blocks) bs.push_back(std::clamp(b, stage.min_block, stage.max_block));
+            bs.erase(std::unique(bs.begin(), bs.end()), bs.end());
+          }
+          harness::Session<P>* s = nullptr;
+          for (int block : bs) {
+            typename P::Args probe;
+            probe.type = type;
+            probe.n = n;
+            probe.block = block;
+            P::apply(config, probe);
+            try {
+              harness::validate_config(stage, probe);
+            } catch (const harness::UsageError&) {
+              continue;  // a setting or size this stage does not take (its refusal is tested elsewhere)
+            }
+            if (!s) s = &cached_session<P>(type, config, n, dist, run_seed());
+            INFO(stage.name << ": type " << harness::dtype_name(type) << ", " << P::describe(config)
+                            << ", dist " << dist << ", n " << n << ", block " << block << ", seed " << run_seed());
+            const harness::Verification v = s->run_and_check(stage, s->args_for(stage, block, 0));
+            INFO(harness::check_name(v.kind) << ": " << v.message);
+            CHECK(v.ok);
+            ++runs;
+          }
+        }
+      }
+    }
+  }
+  return runs;
+}
+
+}  // namespace testing_support
