@@ -28,9 +28,11 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "scan_stage_4_decoupled_lookback.cuh"
 
@@ -218,6 +220,10 @@ inline double vector_tile_depth(const harness::ScanArgs& a, int vectors) {
   return 16.0 / static_cast<double>(harness::dtype_size(a.type)) + 5 + vectors + 5 + 3;
 }
 
+//! Largest block a vectorised stage supports: 512 from 8 vectors per thread on (at 1024 threads the
+//! register file leaves 64 registers per thread, and the kernel spills), 1024 below.
+constexpr int max_block_for_vectors(int vectors) { return vectors >= 8 ? 512 : 1024; }
+
 //! True when `p` is 16-byte aligned (the vector path needs `in` and `out` both aligned).
 inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
@@ -230,7 +236,11 @@ void launch_single_pass_vec(const harness::ScanArgs& a) {
   harness::with_input_type(a.type, [&](auto t) {
     using T = decltype(t);
     harness::with_block_size(a.block, [&](auto block) {
-      constexpr int kBlock = decltype(block)::value;
+      // Block sizes above the stage's largest are refused here, and never instantiated.
+      constexpr int kBlock = std::min(decltype(block)::value, max_block_for_vectors(Vectors));
+      if (a.block != kBlock)
+        throw harness::UsageError("block size " + std::to_string(a.block) + " is above this stage's largest, " +
+                                  std::to_string(kBlock));
       const unsigned tiles = grid_for_tiles(a.n, static_cast<std::size_t>(kBlock) * Vectors * kVecItems<T>);
       unsigned char* ws = a.scratch<unsigned char>();
       CUDA_CHECK(cudaMemsetAsync(ws, 0, look_back_reset_bytes<T>(tiles), a.stream));
@@ -253,6 +263,7 @@ template <int Vectors, class Cache>
 harness::Stage<harness::Scan> single_pass_vec_stage() {
   harness::Stage<harness::Scan> s;
   s.deterministic = false;
+  s.max_block = max_block_for_vectors(Vectors);
   s.grid_for = [](const harness::ScanArgs& a) { return static_cast<std::size_t>(grid_for_tiles(a.n, vector_tile(a, Vectors))); };
   s.workspace_bytes = [](const harness::ScanArgs& a) {
     const std::size_t tiles = grid_for_tiles(a.n, vector_tile(a, Vectors));

@@ -6,7 +6,8 @@
 //! 4096 to 8192 floats, so there are half as many tiles: half the tile-counter atomics, half the
 //! status words published and half the look-backs, and twice the bytes each thread has in flight
 //! before its first use (8 independent 16-byte loads). The cost: more registers per thread (fewer
-//! resident blocks) and a longer wait for the one block per tile that waits on its look-back.
+//! resident blocks; blocks of at most 512 threads, since 1024 would spill) and a longer wait for
+//! the one block per tile that waits on its look-back.
 //! The kernel, the layout and the launch are stage 5's (scan_stage_5_vectorized.cuh:
 //! scan_single_pass_vec, launch_single_pass_vec), instantiated with 8 vectors.
 //! What the profiler shows against stage 5: launched blocks halve; registers per thread rise;
