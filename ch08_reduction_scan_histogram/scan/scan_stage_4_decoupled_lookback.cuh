@@ -200,6 +200,33 @@ __device__ __forceinline__ T decoupled_look_back(const Status& status, unsigned 
   return exclusive;
 }
 
+//! Takes the block's tile index from the counter: thread 0 does the atomicAdd, one barrier hands
+//! it to every thread. Every thread must call it, once per kernel.
+//! @param[in,out] tile_counter zeroed before the launch
+__device__ __forceinline__ unsigned take_tile_index(unsigned* tile_counter) {
+  __shared__ unsigned tile_index;
+  if (threadIdx.x == 0) tile_index = atomicAdd(tile_counter, 1u);
+  __syncthreads();
+  return tile_index;
+}
+
+//! Warp 0 runs decoupled_look_back for the block's tile; one barrier hands the tile's exclusive
+//! prefix to every thread. Every thread must call it, once per kernel.
+//! @param[in] status the tile status
+//! @param[in] tile this block's tile
+//! @param[in] block_total the tile's total (the same in every thread of warp 0)
+//! @return the sum of all tiles before this one, in every thread
+template <class T, class Status>
+__device__ __forceinline__ T block_look_back(const Status& status, unsigned tile, T block_total) {
+  __shared__ T tile_exclusive;
+  if (threadIdx.x < 32) {
+    const T e = decoupled_look_back(status, tile, block_total);
+    if (threadIdx.x == 0) tile_exclusive = e;
+  }
+  __syncthreads();
+  return tile_exclusive;
+}
+
 //! Stage 4's kernel: one tile of Block * Items elements per block, in a single pass.
 //! @tparam T float, double or int
 //! @tparam Block threads per block (equal to blockDim.x), a power of two 32..1024
@@ -215,21 +242,13 @@ template <class T, int Block, int Items>
 __global__ void __launch_bounds__(Block)
     scan_single_pass(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
                      unsigned* tile_counter, TileStatus<T> status, bool inclusive) {
-  __shared__ unsigned tile_index;
   __shared__ T warp_sums[Block / 32];
-  __shared__ T tile_exclusive;
-  if (threadIdx.x == 0) tile_index = atomicAdd(tile_counter, 1u);
-  __syncthreads();
-  const unsigned tile = tile_index;
+  const unsigned tile = take_tile_index(tile_counter);
   const std::size_t base = static_cast<std::size_t>(tile) * Block * Items;
   T x[Items];
   load_blocked<Block>(in, base, n, x);
   const BlockPrefix<T> p = block_scan_blocked<T, Block>(x, warp_sums);
-  if (threadIdx.x < 32) {
-    const T e = decoupled_look_back(status, tile, p.block_total);
-    if (threadIdx.x == 0) tile_exclusive = e;
-  }
-  __syncthreads();
+  const T tile_exclusive = block_look_back(status, tile, p.block_total);
   store_blocked<Block>(out, base, n, x, tile_exclusive + p.thread_exclusive, inclusive);
 }
 

@@ -24,7 +24,7 @@
 //! Determinism: as stage 4 (not promised for float and double; ints always the same).
 //! Source: Merrill and Garland 2016 (decoupled look-back); CUDA C++ Best Practices Guide,
 //! "Coalesced Access to Global Memory" and vectorised accesses.
-//! Reuses combine_warps and warp_inclusive_scan (stage 3), TileStatus and decoupled_look_back (stage 4).
+//! Reuses combine_warps (stage 3), TileStatus, take_tile_index and block_look_back (stage 4).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -154,12 +154,8 @@ __global__ void __launch_bounds__(Block)
                          unsigned* tile_counter, TileStatus<T> status, bool inclusive) {
   constexpr int kVec = kVecItems<T>;
   constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
-  __shared__ unsigned tile_index;
   __shared__ T warp_sums[Block / 32];
-  __shared__ T tile_exclusive;
-  if (threadIdx.x == 0) tile_index = atomicAdd(tile_counter, 1u);
-  __syncthreads();
-  const unsigned tile = tile_index;
+  const unsigned tile = take_tile_index(tile_counter);
   const std::size_t tile_base = static_cast<std::size_t>(tile) * kTile;
   const bool vector_ok = Aligned && tile_base + kTile <= n;
 
@@ -195,12 +191,7 @@ __global__ void __launch_bounds__(Block)
   }
   const WarpOffsets<T> w = combine_warps<T, Block>(carry, warp_sums);  // carry: this warp's total
 
-  if (threadIdx.x < 32) {
-    const T e = decoupled_look_back(status, tile, w.block_total);
-    if (threadIdx.x == 0) tile_exclusive = e;
-  }
-  __syncthreads();
-  const T offset = tile_exclusive + w.warp_exclusive;
+  const T offset = block_look_back(status, tile, w.block_total) + w.warp_exclusive;
 #pragma unroll
   for (int j = 0; j < Vectors; ++j) base[j] = offset + base[j];
   store_striped<Cache, Vectors>(out, tile_base, n, vector_ok, x, base, inclusive);
