@@ -1,0 +1,15 @@
+//! @file cub_scan.hpp
+//! @brief The CUB baseline every scan ladder is measured against: cub::DeviceScan::ExclusiveSum and
+//! InclusiveSum as a Stage<Scan>.
+#pragma once
+#include "scan/scan_problem.hpp"
+
+namespace harness {
+
+//! cub::DeviceScan::ExclusiveSum / InclusiveSum over float, double and int (ints wrap modulo 2^32,
+//! like the stages). The workspace is CUB's temporary storage (workspace_bytes asks CUB). n is
+//! passed as a 32-bit count when it fits (CUB then uses 32-bit offsets, its fastest path) and as a
+//! 64-bit count past 2^32 - 1. Not deterministic for float and double (a decoupled look-back).
+Stage<Scan> cub_scan_stage();
+
+}  // namespace harness
