@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Runs compute-sanitizer's four tools over every reduction stage program of chapters 7 and 8.
+"""Runs compute-sanitizer's four tools over every stage program of chapters 7 and 8.
 
-  memcheck, racecheck, synccheck, initcheck  x  reduce_kernel_* (ch07), reduce_stage_* (ch08)
-  x  --n 1000 and --n 4099 (neither a multiple of the block), --iters 1 --warmup 0
+  memcheck, racecheck, synccheck, initcheck  x  reduce_kernel_* (ch07), reduce_stage_*,
+  scan_stage_* and scan_block_blelloch (ch08)  x  --n 1000 and --n 4099 (neither a multiple of the
+  block; the one-block scan at --block 1024 and n at most 1024), --iters 1 --warmup 0
 
 Every run must be clean (exit 0, "ERROR SUMMARY: 0 errors", and for racecheck "0 hazards"),
 with one exception that is the lesson of stage 6: `reduce_kernel_6 --last-warp volatile` under
@@ -30,9 +31,14 @@ ERROR_EXIT = 86  # --error-exitcode: what compute-sanitizer returns when it foun
 TOOLS = ["memcheck", "racecheck", "synccheck", "initcheck"]
 SIZES = ["1000", "4099"]
 PROGRAM_GLOBS = [("ch07_reduction_opt", "reduce_kernel_[0-9]*"),
-                 ("ch08_reduction_scan_histogram", "reduce_stage_[0-9]*")]
+                 ("ch08_reduction_scan_histogram", "reduce_stage_[0-9]*"),
+                 ("ch08_reduction_scan_histogram", "scan_stage_[0-9]*"),
+                 ("ch08_reduction_scan_histogram", "scan_block_blelloch")]
 # Programs with variants: one run per variant, with these extra flags.
-VARIANTS = {"reduce_kernel_6": [("syncwarp", ["--last-warp", "syncwarp"]),
+# The one-block scan takes at most one block of elements: it runs at --block 1024, n capped at 1024.
+SIZE_CAP = {"scan_block_blelloch": 1024}
+VARIANTS = {"scan_block_blelloch": [("block1024", ["--block", "1024"])],
+            "reduce_kernel_6": [("syncwarp", ["--last-warp", "syncwarp"]),
                                 ("volatile", ["--last-warp", "volatile"])]}
 # (program, variant, tool) whose hazards are the lesson: they must be reported.
 EXPECTED_HAZARDS = {("reduce_kernel_6", "volatile", "racecheck")}
@@ -162,6 +168,7 @@ def main(argv=None):
         for variant, vflags in VARIANTS.get(name, [("", [])]):
             for tool in tools:
                 for n in sizes:
+                    n = str(min(int(n), SIZE_CAP.get(name, int(n))))
                     label = name + ("[%s]" % variant if variant else "")
                     log = os.path.join(a.log_dir, "%s%s_%s_n%s.log" % (name, "_" + variant if variant else "", tool, n))
                     cmd = [san, "--tool", tool, "--error-exitcode", str(ERROR_EXIT)] + TOOL_FLAGS[tool]

@@ -9,30 +9,30 @@
 #include <vector>
 
 #include "scan_block_blelloch.cuh"
-#include "stage_driver.hpp"
+#include "program.hpp"
 
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--trace") != 0) continue;
-    try {
-      // --trace [v0,v1,...] [--type float|double|int]; without values, exercise 3's [1, 2, 3, 4].
+    // --trace [v0,v1,...] [--type float|double|int]; without values, exercise 3's [1, 2, 3, 4].
+    return harness::run_program("scan_block_blelloch", [&]() -> int {
       std::vector<double> values{1, 2, 3, 4};
       if (i + 1 < argc && argv[i + 1][0] != '-') {
         values.clear();
         std::stringstream list(argv[i + 1]);
-        for (std::string v; std::getline(list, v, ',');) values.push_back(std::stod(v));
+        for (std::string v; std::getline(list, v, ',');) {
+          try {
+            values.push_back(std::stod(v));
+          } catch (const std::exception&) {
+            throw harness::UsageError("--trace: '" + v + "' is not a number");
+          }
+        }
       }
       harness::DType type = harness::DType::f32;
       for (int j = 1; j + 1 < argc; ++j)
         if (std::strcmp(argv[j], "--type") == 0) type = harness::parse_dtype(argv[j + 1]);
       return ch08::print_blelloch_trace(type, values);
-    } catch (const harness::UsageError& e) {
-      std::fprintf(stderr, "scan_block_blelloch: %s\n", e.what());
-      return harness::kExitUsage;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "scan_block_blelloch: %s\n", e.what());
-      return harness::kExitFailure;
-    }
+    });
   }
-  return harness::stage_main<harness::Scan>(argc, argv, ch08::scan_block_blelloch_stage());
+  return harness::stage_main(argc, argv, ch08::scan_block_blelloch_stage());
 }

@@ -1,4 +1,3 @@
 #include "scan/broken_scan.hpp"
-#include "stage_driver.hpp"
 
 int main(int argc, char** argv) { return harness::stage_main<harness::Scan>(argc, argv, harness::broken_shifted_scan_stage()); }

@@ -43,7 +43,7 @@ Verification check_scan(const T* in, const T* out, std::size_t n, bool inclusive
   const bool exact = kInt || exact_data;
   const double eps = machine_epsilon(dtype_of<T>());
   Verification v;
-  v.exact = exact;
+
   v.kind = exact ? CheckKind::exact : CheckKind::bound;
   const char* what = inclusive ? "inclusive" : "exclusive";
   if (n == 0) {

@@ -1,0 +1,29 @@
+// Chapter 8's scan stages collected in ladder order: each header holds one stage's kernels, their
+// launch and the stage's description; this file compiles them once for the ladder and the tests.
+#include <stdexcept>
+
+#include "ch08_scan_stages.hpp"
+#include "scan_block_blelloch.cuh"
+#include "scan_stage_1_three_pass.cuh"
+#include "scan_stage_2_padded.cuh"
+#include "scan_stage_3_warp_shuffle.cuh"
+#include "scan_stage_4_decoupled_lookback.cuh"
+#include "scan_stage_5_vectorized.cuh"
+#include "scan_stage_6_more_items.cuh"
+#include "scan_stage_7_streaming.cuh"
+
+namespace ch08 {
+
+std::vector<harness::Stage<harness::Scan>> all_scan_stages() {
+  return {scan_stage_1_stage(), scan_stage_2_stage(), scan_stage_3_stage(), scan_stage_4_stage(),
+          scan_stage_5_stage(), scan_stage_6_stage(), scan_stage_7_stage()};
+}
+
+harness::Stage<harness::Scan> scan_stage_named(const std::string& name) {
+  if (name == "scan_block_blelloch") return scan_block_blelloch_stage();
+  for (auto& s : all_scan_stages())
+    if (s.name == name) return s;
+  throw std::out_of_range("no chapter-8 scan stage is called " + name);
+}
+
+}  // namespace ch08

@@ -1,0 +1,20 @@
+//! @file ch08_scan_stages.hpp
+//! @brief Chapter 8's scan stages as one list, for the ladder and the tests. Each stage lives in its
+//! own header (`scan_stage_<N>_<idea>.cuh`: the kernels, how they are launched, the Stage value).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "scan/scan_problem.hpp"
+
+namespace ch08 {
+
+//! The multi-block scan stages (1 to 7) in ladder order; the one-block Blelloch scan is not a
+//! ladder stage (it scans at most one block).
+std::vector<harness::Stage<harness::Scan>> all_scan_stages();
+
+//! The scan stage called `name` ("scan_block_blelloch", "scan_stage_1" .. "scan_stage_7").
+//! @throws std::out_of_range for an unknown name
+harness::Stage<harness::Scan> scan_stage_named(const std::string& name);
+
+}  // namespace ch08

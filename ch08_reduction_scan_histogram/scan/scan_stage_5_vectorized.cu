@@ -1,4 +1,0 @@
-#include "scan_stage_5_vectorized.cuh"
-#include "stage_driver.hpp"
-
-int main(int argc, char** argv) { return harness::stage_main<harness::Scan>(argc, argv, ch08::scan_stage_5_stage()); }

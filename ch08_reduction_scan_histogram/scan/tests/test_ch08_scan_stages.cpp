@@ -1,0 +1,53 @@
+// GPU tests: every chapter-8 scan stage through the harness's sweep: float, double and int,
+// exclusive and inclusive, sizes 0, 1, 7, 31, 32, 33, 1000, block +-1, one below / at / one past a
+// tile and a tile of tiles, 2^20+3, 2^24, every supported block size, on exact data ({-1, 0, +1}:
+// every element equal) and seeded signed data (each prefix against the stage's depth bound, or
+// "not checked"), on poisoned outputs and workspaces; and 2^31 + 1 ints at block 256.
+#include <cstddef>
+#include <vector>
+
+#include "catch.hpp"
+#include "ch08_scan_stages.hpp"
+#include "sweep.hpp"
+
+using namespace harness;
+using testing_support::sweep;
+
+namespace {
+
+testing_support::Sweep<Scan> scan_sweep() {
+  testing_support::Sweep<Scan> s;
+  Scan::Config exclusive, inclusive;
+  inclusive.inclusive = true;
+  s.configs = {exclusive, inclusive};
+  s.sizes = {0, 1, 7, 31, 32, 33, 1000, 2047, 2048, 2049, 8191, 8192, 8193,
+             (std::size_t{1} << 22) + 1, (std::size_t{1} << 20) + 3, std::size_t{1} << 24};
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("scan_block_blelloch: one block, every size it accepts", "[gpu][ch08][scan]") {
+  auto s = scan_sweep();
+  s.sizes = {0, 1, 7, 31, 32, 33, 100, 255, 256, 1000, 1024};
+  CHECK(sweep(ch08::scan_stage_named("scan_block_blelloch"), s) > 0);
+}
+TEST_CASE("scan_stage_1: three passes", "[gpu][ch08][scan]") { CHECK(sweep(ch08::scan_stage_named("scan_stage_1"), scan_sweep()) > 0); }
+TEST_CASE("scan_stage_2: padded", "[gpu][ch08][scan]") { CHECK(sweep(ch08::scan_stage_named("scan_stage_2"), scan_sweep()) > 0); }
+TEST_CASE("scan_stage_3: warp shuffles", "[gpu][ch08][scan]") { CHECK(sweep(ch08::scan_stage_named("scan_stage_3"), scan_sweep()) > 0); }
+TEST_CASE("scan_stage_4: decoupled look-back", "[gpu][ch08][scan]") { CHECK(sweep(ch08::scan_stage_named("scan_stage_4"), scan_sweep()) > 0); }
+TEST_CASE("scan_stage_5: vectorised", "[gpu][ch08][scan]") { CHECK(sweep(ch08::scan_stage_named("scan_stage_5"), scan_sweep()) > 0); }
+TEST_CASE("scan_stage_6: more items per thread", "[gpu][ch08][scan]") { CHECK(sweep(ch08::scan_stage_named("scan_stage_6"), scan_sweep()) > 0); }
+TEST_CASE("scan_stage_7: streaming", "[gpu][ch08][scan]") { CHECK(sweep(ch08::scan_stage_named("scan_stage_7"), scan_sweep()) > 0); }
+
+TEST_CASE("every multi-block scan stage at n = 2^31 + 1 ints", "[gpu][ch08][scan][large]") {
+  Scan::Config exclusive;
+  Session<Scan>& s = testing_support::cached_session<Scan>(DType::i32, exclusive, (std::size_t{1} << 31) + 1,
+                                                          "signed", testing_support::run_seed());
+  for (const Stage<Scan>& st : ch08::all_scan_stages()) {
+    INFO(st.name);
+    const Verification v = s.run_and_check(st, s.args_for(st, 256, 0));
+    INFO(v.message);
+    CHECK(v.ok);
+  }
+}
