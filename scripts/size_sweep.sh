@@ -22,7 +22,8 @@ Writes DIR/sweep_flushed.csv (and DIR/sweep_warm.csv), one ladder CSV per size, 
 DIR/size_sweep.png.
 USAGE
 }
-die() { echo "size_sweep.sh: error: $*" >&2; exit 2; }
+die() { echo "size_sweep.sh: error: $*" >&2; echo "Run with --help for usage." >&2; exit 2; }
+val() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value"; }  # val <flag> <next argument>
 
 here=$(cd "$(dirname "$0")" && pwd)
 ladder=build/ch07_reduction_opt/reduce_ladder; stage=reduce_kernel_8; fastest_from=""
@@ -30,17 +31,17 @@ from=16; to=30; iters=20; type=float; warm=0; out=sweep; plot=1
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
-    --ladder) ladder=${2:?}; shift 2 ;;
-    --stage) stage=${2:?}; shift 2 ;;
-    --fastest-from) fastest_from=${2:?}; shift 2 ;;
-    --from) from=${2:?}; shift 2 ;;
-    --to) to=${2:?}; shift 2 ;;
-    --iters) iters=${2:?}; shift 2 ;;
-    --type) type=${2:?}; shift 2 ;;
+    --ladder) val "$@"; ladder=$2; shift 2 ;;
+    --stage) val "$@"; stage=$2; shift 2 ;;
+    --fastest-from) val "$@"; fastest_from=$2; shift 2 ;;
+    --from) val "$@"; from=$2; shift 2 ;;
+    --to) val "$@"; to=$2; shift 2 ;;
+    --iters) val "$@"; iters=$2; shift 2 ;;
+    --type) val "$@"; type=$2; shift 2 ;;
     --warm) warm=1; shift ;;
-    --out) out=${2:?}; shift 2 ;;
+    --out) val "$@"; out=$2; shift 2 ;;
     --no-plot) plot=0; shift ;;
-    *) usage >&2; die "unknown argument $1" ;;
+    *) die "unknown argument $1" ;;
   esac
 done
 [ -x "$ladder" ] || die "no ladder program at $ladder (build first, or pass --ladder)"
