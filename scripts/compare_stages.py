@@ -532,6 +532,7 @@ def main(argv=None):
                                          "build/ and build-*/ at the repository's root)")
     ap.add_argument("--print-metrics", action="store_true", help="print the metric list and exit")
     ap.add_argument("--which", metavar="NAME", help="print the path of stage program NAME and exit")
+    ap.add_argument("--assume-gpu", action="store_true", help=argparse.SUPPRESS)  # tests only
     a = ap.parse_args(argv)
 
     if a.print_metrics:
@@ -567,7 +568,7 @@ def main(argv=None):
               "CUDA Toolkit) and put it on PATH, or pass --ncu")
         return EXIT_SKIP
     needs_gpu = not (a.baseline.endswith(".ncu-rep") and a.candidate.endswith(".ncu-rep"))
-    if needs_gpu:
+    if needs_gpu and not a.assume_gpu:
         ok, why = gpu_present()
         if not ok:
             print("SKIPPED: profiling needs an NVIDIA GPU: " + why)
