@@ -46,6 +46,11 @@ def short(stage):
     return s
 
 
+def num(v, whole_from=10):
+    """A bar label: whole numbers from `whole_from` up, two significant digits below it."""
+    return "%.0f" % v if v >= whole_from else "%.2g" % v
+
+
 def series_label(part):
     """'2^28 float sum' for one file's rows (the parts that the CSV has)."""
     bits = []
@@ -106,10 +111,10 @@ def bandwidth_bars(plt, df, peak_gbs, out):
         ax.bar(xs, ys, width=width * 0.92, color=color, label=series_label(part) if not single else None)
         for x, y, pct in zip(xs, ys, pcts):
             if single:
-                ax.annotate("%.0f\n%s%%" % (y, ("%.0f" if pct >= 1 else "%.2g") % pct), (x, y), textcoords="offset points", xytext=(0, 3),
+                ax.annotate("%s\n%s%%" % (num(y), num(pct, 1)), (x, y), textcoords="offset points", xytext=(0, 3),
                             ha="center", va="bottom", fontsize=7.5)
             else:
-                ax.annotate("%.0f (%s%%)" % (y, ("%.0f" if pct >= 1 else "%.2g") % pct), (x, y),
+                ax.annotate("%s (%s%%)" % (num(y), num(pct, 1)), (x, y),
                             textcoords="offset points", xytext=(0, 3), ha="center", va="bottom",
                             fontsize=6.5, rotation=90)
         cub = part[part["kind"] == "cub"]

@@ -20,6 +20,7 @@ Usage: scripts/size_sweep.sh [options]
   -h, --help          this text
 Writes DIR/sweep_flushed.csv (and DIR/sweep_warm.csv), one ladder CSV per size, logs, and
 DIR/size_sweep.png.
+Exit codes: 0 every size ran; 1 a size failed; 2 bad command line; 77 no GPU (nothing swept).
 USAGE
 }
 die() { echo "size_sweep.sh: error: $*" >&2; echo "Run with --help for usage." >&2; exit 2; }
@@ -66,23 +67,30 @@ sweep() {  # $1 = series name (flushed / warm), rest = extra ladder flags
   rm -f "$all"
   for k in $(seq "$from" "$to"); do
     csv="$out/${stage}_2e${k}_${series}.csv"
-    if "$ladder" --stages "$stage" --n "2^$k" --type "$type" --iters "$iters" --csv "$csv" "$@" \
-         >"$out/${stage}_2e${k}_${series}.log" 2>&1; then
-      echo "2^$k $series: ok"
-    else
+    local rc=0
+    "$ladder" --stages "$stage" --n "2^$k" --type "$type" --iters "$iters" --csv "$csv" "$@" \
+      >"$out/${stage}_2e${k}_${series}.log" 2>&1 || rc=$?
+    if [ $rc -eq 77 ]; then
+      cat "$out/${stage}_2e${k}_${series}.log"
+      echo "SKIPPED: the ladder found no GPU (exit 77); nothing was swept"; exit 77
+    elif [ $rc -ne 0 ]; then
       echo "2^$k $series: FAILED (see $out/${stage}_2e${k}_${series}.log)"; tail -3 "$out/${stage}_2e${k}_${series}.log"
+      failed=1
       continue
     fi
+    echo "2^$k $series: ok"
     if [ ! -f "$all" ]; then cat "$csv" >"$all"; else tail -n +2 "$csv" >>"$all"; fi
   done
   if [ -f "$all" ]; then echo "$all"; fi
 }
 
+failed=0
 sweep flushed
 [ "$warm" = 1 ] && sweep warm --no-flush
-if [ "$plot" = 1 ]; then
+if [ "$plot" = 1 ] && [ -f "$out/sweep_flushed.csv" ]; then
   files=("flushed=$out/sweep_flushed.csv")
-  [ "$warm" = 1 ] && files+=("warm=$out/sweep_warm.csv")
+  [ "$warm" = 1 ] && [ -f "$out/sweep_warm.csv" ] && files+=("warm=$out/sweep_warm.csv")
   python3 "$here/plot_size_sweep.py" --stage "$stage" --out "$out/size_sweep.png" "${files[@]}" ||
-    echo "size_sweep.sh: plotting failed (needs matplotlib and pandas); the CSVs are in $out"
+    echo "size_sweep.sh: plotting failed (see above); the CSVs are in $out"
 fi
+exit $failed
