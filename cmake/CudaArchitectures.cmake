@@ -4,12 +4,30 @@
 #   1. a value the user set: -DCMAKE_CUDA_ARCHITECTURES=... or the CUDAARCHS environment variable;
 #   2. the compute capability of the GPU(s) that nvidia-smi reports on this machine;
 #   3. a fixed list that includes sm_90 (H100/H200), used on machines with no GPU (CI).
-if(DEFINED CMAKE_CUDA_ARCHITECTURES OR DEFINED ENV{CUDAARCHS})
-  if(DEFINED CMAKE_CUDA_ARCHITECTURES)
-    message(STATUS "CUDA architectures: ${CMAKE_CUDA_ARCHITECTURES} (set by the user)")
-  else()
-    message(STATUS "CUDA architectures: $ENV{CUDAARCHS} (from CUDAARCHS)")
-  endif()
+#
+# The value is cached, so a later configure of the same build folder finds it already set; the
+# message then says where it came from (kept in the cache as TUTORIAL_CUDA_ARCHITECTURES_FROM).
+
+# _tutorial_cuda_archs_chosen(<value> <where it came from>): remember and report the choice.
+macro(_tutorial_cuda_archs_chosen value from)
+  set(TUTORIAL_CUDA_ARCHITECTURES_VALUE "${value}" CACHE INTERNAL "CUDA architectures this file chose or was given")
+  set(TUTORIAL_CUDA_ARCHITECTURES_FROM "${from}" CACHE INTERNAL "where they came from")
+  message(STATUS "CUDA architectures: ${value} (${from})")
+endmacro()
+
+if(DEFINED CMAKE_CUDA_ARCHITECTURES AND DEFINED TUTORIAL_CUDA_ARCHITECTURES_VALUE
+   AND "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "${TUTORIAL_CUDA_ARCHITECTURES_VALUE}")
+  message(STATUS "CUDA architectures: ${CMAKE_CUDA_ARCHITECTURES} (cached by an earlier configure of "
+                 "this build folder: ${TUTORIAL_CUDA_ARCHITECTURES_FROM}; to choose again, "
+                 "pass -DCMAKE_CUDA_ARCHITECTURES=... or delete CMakeCache.txt)")
+  return()
+endif()
+if(DEFINED CMAKE_CUDA_ARCHITECTURES)
+  _tutorial_cuda_archs_chosen("${CMAKE_CUDA_ARCHITECTURES}" "set by the user with -DCMAKE_CUDA_ARCHITECTURES")
+  return()
+endif()
+if(DEFINED ENV{CUDAARCHS})
+  _tutorial_cuda_archs_chosen("$ENV{CUDAARCHS}" "set by the CUDAARCHS environment variable")
   return()
 endif()
 
@@ -38,8 +56,8 @@ endif()
 
 if(_tutorial_detected)
   set(CMAKE_CUDA_ARCHITECTURES "${_tutorial_detected}" CACHE STRING "CUDA architectures (detected GPU)")
-  message(STATUS "CUDA architectures: ${CMAKE_CUDA_ARCHITECTURES} (detected with nvidia-smi)")
+  _tutorial_cuda_archs_chosen("${CMAKE_CUDA_ARCHITECTURES}" "detected: the compute capability that nvidia-smi reports")
 else()
   set(CMAKE_CUDA_ARCHITECTURES "${_tutorial_fallback_archs}" CACHE STRING "CUDA architectures (no GPU found: fixed list)")
-  message(STATUS "CUDA architectures: ${CMAKE_CUDA_ARCHITECTURES} (no GPU visible: fixed list)")
+  _tutorial_cuda_archs_chosen("${CMAKE_CUDA_ARCHITECTURES}" "the fixed list for machines with no GPU visible")
 endif()

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <string>
 #include <tuple>
 
 #include "cuda_check.hpp"
@@ -66,16 +67,53 @@ std::size_t occupancy_grid(const void* kernel, int block, std::size_t n, std::si
   return std::max<std::size_t>(1, std::min(resident_blocks(kernel, block), with_work));
 }
 
+namespace {
+
+// "13.0" from a CUDA version number such as 13000.
+std::string cuda_version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+// Why there is no GPU to run on, in plain words, then what to do; the CUDA error last, as a detail.
+std::string no_gpu_reason(cudaError_t err) {
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);    // 0 when no NVIDIA driver is installed or loaded
+  cudaRuntimeGetVersion(&runtime);  // the CUDA version this program was built with
+  std::string msg;
+  if (driver == 0) {
+    msg = "no NVIDIA driver was found on this machine, so there is no GPU to run on. "
+          "Run this on a machine with an NVIDIA GPU and its driver installed (there `nvidia-smi` "
+          "lists the GPU); the build, the CPU tests and the documentation need no GPU";
+  } else if (err == cudaErrorInsufficientDriver || driver < runtime) {
+    msg = "the NVIDIA driver here supports CUDA up to " + cuda_version_text(driver) +
+          ", but this program was built with CUDA " + cuda_version_text(runtime) +
+          ". Install a newer NVIDIA driver (`nvidia-smi` shows the CUDA version the driver supports)";
+  } else if (err == cudaErrorNoDevice || err == cudaSuccess) {
+    msg = "the NVIDIA driver is installed but sees no GPU. Check that `nvidia-smi` lists one and "
+          "that CUDA_VISIBLE_DEVICES, if set, names it";
+  } else {
+    msg = "the CUDA runtime could not reach a GPU. Check that `nvidia-smi` lists one";
+  }
+  if (err != cudaSuccess) {
+    msg += std::string(" (CUDA error from cudaGetDeviceCount: ") + cudaGetErrorString(err) + ")";
+  } else {
+    msg += " (cudaGetDeviceCount reported 0 devices)";
+  }
+  return msg;
+}
+
+}  // namespace
+
 bool gpu_available(std::string* why) {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
-    if (why) *why = std::string("cudaGetDeviceCount failed: ") + cudaGetErrorString(err);
+    if (why) *why = no_gpu_reason(err);
     cudaGetLastError();  // clear the sticky-free error so later calls start clean
     return false;
   }
   if (count == 0) {
-    if (why) *why = "cudaGetDeviceCount found 0 devices";
+    if (why) *why = no_gpu_reason(cudaSuccess);
     return false;
   }
   return true;
@@ -83,7 +121,7 @@ bool gpu_available(std::string* why) {
 
 DeviceInfo query_device(int ordinal) {
   std::string why;
-  if (!gpu_available(&why)) throw NoGpuError("no CUDA GPU found (" + why + ")");
+  if (!gpu_available(&why)) throw NoGpuError(why);
   CUDA_CHECK(cudaSetDevice(ordinal));
   DeviceInfo d;
   d.ordinal = ordinal;

@@ -2,7 +2,9 @@
 """Compare the Nsight Compute counters of two stages: a baseline and a candidate.
 
 Each side is either a stage program (it is profiled now) or an existing report (.ncu-rep, read
-with `ncu --import`). A stage program is run as
+with `ncu --import`). A stage program is a path or a bare name such as reduce_kernel_3: a name is
+looked for under the build folder (--build-dir, else ./build, else build/ and build-*/ at the
+repository's root), in every chapter folder and its subfolders. A stage program is run as
 
     ncu --profile-from-start off --clock-control none --launch-count 1 --metrics <list> \\
         -o <report> <program> --profile --n <n> --block <block> --type <type> <extra args>
@@ -13,11 +15,16 @@ then read back with `ncu --import <report> --csv --page raw --print-units base
 --print-metric-instances details` and printed as a table: baseline, candidate, change %.
 
 Examples
+  scripts/compare_stages.py reduce_kernel_3 reduce_kernel_4
   scripts/compare_stages.py build/ch07_reduction_opt/reduce_kernel_3 build/ch07_reduction_opt/reduce_kernel_4
   scripts/compare_stages.py --n 2^26 --candidate-args "--last-warp volatile" \\
       build/ch07_reduction_opt/reduce_kernel_5 build/ch07_reduction_opt/reduce_kernel_6
   scripts/compare_stages.py profiles/reduce_kernel_3.ncu-rep profiles/reduce_kernel_4.ncu-rep
   scripts/compare_stages.py --print-metrics        # the metric list, for ncu --metrics
+  scripts/compare_stages.py --which reduce_stage_4 # where that stage program is
+
+Exit codes (shared with profile_stage.sh): 0 done; 1 ncu or the program failed; 2 bad command line
+or no such program / report; 77 skipped: no ncu, or no NVIDIA GPU to profile on.
 
 Python standard library only. Also imported by check_profile_claims.py.
 """
@@ -79,6 +86,7 @@ ROWS = [
 ]
 
 EXIT_SKIP = 77
+EXIT_USAGE = 2
 
 
 class ProfileError(RuntimeError):
@@ -383,6 +391,56 @@ def read_report(report, ncu=None, timeout=300):
     return aggregate(kernels)
 
 
+def build_dirs(explicit=None):
+    """The build folders a bare stage name is looked for in, in order: `explicit` (--build-dir),
+    else ./build, then build/ and build-*/ at the repository's root."""
+    if explicit:
+        return [explicit]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    dirs = ["build", os.path.join(root, "build")]
+    dirs += sorted(os.path.join(root, d) for d in os.listdir(root)
+                   if d.startswith("build-") and os.path.isdir(os.path.join(root, d)))
+    seen, out = set(), []
+    for d in dirs:
+        key = os.path.realpath(d)
+        if os.path.isdir(d) and key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def find_program(name, dirs):
+    """Path of the stage program `name`: itself when it is a path to an executable (or contains a
+    '/'), else the first executable file called `name` in a chapter folder (ch<NN>_*) of the first
+    build folder that has one, searched recursively (ch08's reduce/, scan/, histogram/ included).
+    None when there is none."""
+    if os.sep in name or "/" in name or (os.path.isfile(name) and os.access(name, os.X_OK)):
+        return name if os.path.isfile(name) and os.access(name, os.X_OK) else None
+    for d in dirs:
+        hits = []
+        for top in sorted(os.listdir(d)):
+            if not re.match(r"^ch\d\d_", top) or not os.path.isdir(os.path.join(d, top)):
+                continue
+            for here, subdirs, files in os.walk(os.path.join(d, top)):
+                subdirs[:] = sorted(s for s in subdirs if s != "CMakeFiles")
+                if name in files:
+                    p = os.path.join(here, name)
+                    if os.access(p, os.X_OK):
+                        hits.append(p)
+        if hits:
+            return hits[0]
+    return None
+
+
+def no_program_message(name, dirs):
+    """Why `name` was not found, and what to do."""
+    if "/" in name or os.sep in name:
+        return "no stage program at %s (is it built? cmake --build --preset release)" % name
+    where = ", ".join(dirs) if dirs else "no build folder (looked for ./build and build*/ at the root)"
+    return ("no stage program called %s under %s: is it built (cmake --build --preset release)? "
+            "Give a path, or --build-dir" % (name, where))
+
+
 def measure(target, out_dir, name=None, **kw):
     """derived() of a stage: `target` is a .ncu-rep to read or a program to profile first."""
     ncu = kw.get("ncu")
@@ -470,20 +528,47 @@ def main(argv=None):
     ap.add_argument("--out-dir", default="profiles", help="where reports are written (default ./profiles)")
     ap.add_argument("--ncu", help="ncu executable (default: $NCU, PATH, /usr/local/cuda/bin/ncu)")
     ap.add_argument("--md", help="also write the table as Markdown to this file")
+    ap.add_argument("--build-dir", help="where bare stage names are looked for (default: ./build, then "
+                                         "build/ and build-*/ at the repository's root)")
     ap.add_argument("--print-metrics", action="store_true", help="print the metric list and exit")
+    ap.add_argument("--which", metavar="NAME", help="print the path of stage program NAME and exit")
+    ap.add_argument("--assume-gpu", action="store_true", help=argparse.SUPPRESS)  # tests only
     a = ap.parse_args(argv)
 
     if a.print_metrics:
         print(",".join(METRIC_NAMES))
         return 0
+    dirs = build_dirs(a.build_dir)
+    if a.which:
+        path = find_program(a.which, dirs)
+        if not path:
+            print("compare_stages.py: error: %s" % no_program_message(a.which, dirs), file=sys.stderr)
+            return EXIT_USAGE
+        print(path)
+        return 0
     if not a.baseline or not a.candidate:
         ap.error("give a baseline and a candidate (stage programs or .ncu-rep reports)")
+    targets = []
+    for t in (a.baseline, a.candidate):
+        if t.endswith(".ncu-rep"):
+            if not os.path.isfile(t):
+                print("compare_stages.py: error: no such report: %s" % t, file=sys.stderr)
+                return EXIT_USAGE
+            targets.append(t)
+            continue
+        path = find_program(t, dirs)
+        if not path:
+            print("compare_stages.py: error: %s" % no_program_message(t, dirs), file=sys.stderr)
+            return EXIT_USAGE
+        targets.append(path)
+    a.baseline, a.candidate = targets
     ncu = find_ncu(a.ncu)
     if not ncu:
-        print("SKIPPED: ncu (Nsight Compute CLI) not found; pass --ncu or put it on PATH")
+        print("SKIPPED: ncu (Nsight Compute CLI) not found; install Nsight Compute (it comes with the "
+              "CUDA Toolkit) and put it on PATH, or pass --ncu")
         return EXIT_SKIP
     needs_gpu = not (a.baseline.endswith(".ncu-rep") and a.candidate.endswith(".ncu-rep"))
-    if needs_gpu:
+    if needs_gpu and not a.assume_gpu:
         ok, why = gpu_present()
         if not ok:
             print("SKIPPED: profiling needs an NVIDIA GPU: " + why)

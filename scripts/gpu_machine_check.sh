@@ -1,19 +1,58 @@
 #!/usr/bin/env bash
 # Runs the repository's GPU work on a machine with an NVIDIA GPU, in one go, and leaves every log
-# under $OUT (default: ./gpu-results): configure + build, the tests, the compute-sanitizer and
-# Nsight Compute tests, the ladders and the size sweep. Steps are chosen by arguments (default: all):
-#   scripts/gpu_machine_check.sh build test sanitize profile ladders ch08 sweep
-# Environment: OUT (log folder), BUILD (build folder, default build-gpu), JOBS (build jobs),
-# LADDER_SIZES (default "24 28": ladders at 2^24 and 2^28 floats).
+# under $OUT (default: ./gpu-results). `scripts/gpu_machine_check.sh --help` lists the steps and the
+# environment variables.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+ALL_STEPS=(build test sanitize profile ladders ch08 sweep)
+
+usage() {
+  cat <<'EOF'
+Usage: scripts/gpu_machine_check.sh [STEP...]
+
+Runs the repository's GPU work on a machine with an NVIDIA GPU and leaves every log under $OUT,
+with a summary in $OUT/summary.txt. Steps (default: all of them, in this order):
+  build      configure and build into $BUILD (Release)
+  test       ctest, everything but the profile and sanitizer labels
+  sanitize   ctest -L sanitizer (compute-sanitizer over every stage program)
+  profile    ctest -L profile (each chapter's Nsight Compute counter claims)
+  ladders    chapter 7's ladder at 2^k floats for k in $LADDER_SIZES, and double / int at 2^k for
+             k in $LADDER_TYPED_SIZES: reduce_ladder_2e<k>_<type>.csv / .md
+  ch08       chapter 8's ladders (float sum, float max, int sum) at 2^k for k in $LADDER8_SIZES,
+             reduce_barriers, atomic_vs_deterministic
+  sweep      scripts/size_sweep.sh over chapter 7's ladder into $OUT/sweep
+
+Environment (default in brackets):
+  OUT                 log folder [./gpu-results]
+  BUILD               build folder [build-gpu]
+  JOBS                parallel build jobs [nproc]
+  LADDER_SIZES        exponents of chapter 7's float ladders ["20 22 24 26 28 30"]
+  LADDER_TYPED_SIZES  exponents of chapter 7's double and int ladders ["28"]
+  LADDER8_SIZES       exponents of chapter 8's ladders ["28"]
+  CTEST_ARGS          extra ctest flags for the test step [none]
+  SWEEP_ARGS          extra size_sweep.sh flags [none]
+
+Exit code: 0 every step passed, 1 a step failed, 2 bad command line.
+Example: OUT=/tmp/run1 scripts/gpu_machine_check.sh build ladders ch08
+EOF
+}
+
+steps=()
+for arg in "$@"; do
+  case "$arg" in
+    -h|--help) usage; exit 0 ;;
+    build|test|sanitize|profile|ladders|ch08|sweep) steps+=("$arg") ;;
+    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]}; --help)" >&2
+       exit 2 ;;
+  esac
+done
+[ ${#steps[@]} -eq 0 ] && steps=("${ALL_STEPS[@]}")
+
 OUT=${OUT:-$PWD/gpu-results}
 BUILD=${BUILD:-build-gpu}
 JOBS=${JOBS:-$(nproc)}
 LADDER_SIZES=${LADDER_SIZES:-"20 22 24 26 28 30"}
 LADDER8_SIZES=${LADDER8_SIZES:-"28"}
-steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(build test sanitize profile ladders ch08 sweep)
 mkdir -p "$OUT"
 status=0
 note() { echo "== $*" | tee -a "$OUT/summary.txt"; }
@@ -50,37 +89,42 @@ for label in sanitizer profile; do
 done
 [ -d "$BUILD/gpu-tools" ] && cp -r "$BUILD/gpu-tools" "$OUT/" 2>/dev/null
 
-run_ladder() {  # run_ladder <program> <tag> <args...>: CSV + Markdown under $OUT
-  local lad=$1 tag=$2; shift 2
-  [ -x "$lad" ] || return 0
+# prog <name>: the program <name> under $BUILD's chapter folders, subfolders included ("" if absent).
+prog() { find "$BUILD"/ch[0-9][0-9]_* -type f -name "$1" -perm -u+x 2>/dev/null | sort | head -1; }
+missing() { note "$1: not built under $BUILD (skipped)"; status=1; }
+
+run_ladder() {  # run_ladder <program name> <tag> <args...>: CSV + Markdown under $OUT
+  local lad tag=$2; lad=$(prog "$1"); shift 2
+  [ -n "$lad" ] || { missing "$tag"; return 0; }
   if "$lad" "$@" --csv "$OUT/$tag.csv" --md "$OUT/$tag.md" >"$OUT/$tag.log" 2>&1; then note "$tag: ok"; else note "$tag: FAILED"; status=1; fi
   cat "$OUT/$tag.md" 2>/dev/null
 }
 if want ladders; then
   for k in $LADDER_SIZES; do
-    run_ladder "$BUILD/ch07_reduction_opt/reduce_ladder" "reduce_ladder_2e${k}_float" --n 2^$k --iters 50
+    run_ladder reduce_ladder "reduce_ladder_2e${k}_float" --n 2^$k --iters 50
   done
   for k in ${LADDER_TYPED_SIZES-28}; do
     for t in double int; do
-      run_ladder "$BUILD/ch07_reduction_opt/reduce_ladder" "reduce_ladder_2e${k}_$t" --n 2^$k --iters 50 --type $t
+      run_ladder reduce_ladder "reduce_ladder_2e${k}_$t" --n 2^$k --iters 50 --type $t
     done
   done
 fi
 
 if want ch08; then
-  B8="$BUILD/ch08_reduction_scan_histogram"
   for k in $LADDER8_SIZES; do
-    run_ladder "$B8/reduce_ladder_ch08" "reduce_ladder_ch08_2e${k}_float_sum" --n 2^$k --iters 50
-    run_ladder "$B8/reduce_ladder_ch08" "reduce_ladder_ch08_2e${k}_float_max" --n 2^$k --iters 50 --op max
-    run_ladder "$B8/reduce_ladder_ch08" "reduce_ladder_ch08_2e${k}_int_sum" --n 2^$k --iters 50 --type int
+    run_ladder reduce_ladder_ch08 "reduce_ladder_ch08_2e${k}_float_sum" --n 2^$k --iters 50
+    run_ladder reduce_ladder_ch08 "reduce_ladder_ch08_2e${k}_float_max" --n 2^$k --iters 50 --op max
+    run_ladder reduce_ladder_ch08 "reduce_ladder_ch08_2e${k}_int_sum" --n 2^$k --iters 50 --type int
   done
-  [ -x "$B8/reduce_barriers" ] && "$B8/reduce_barriers" --blocks 256 512 >"$OUT/ch08_barriers.txt" 2>&1
-  [ -x "$B8/atomic_vs_deterministic" ] && "$B8/atomic_vs_deterministic" --n 2^26 --runs 100 >"$OUT/ch08_atomic_vs_deterministic.txt" 2>&1
+  p=$(prog reduce_barriers)
+  if [ -n "$p" ]; then "$p" --blocks 256 512 >"$OUT/ch08_barriers.txt" 2>&1; else missing reduce_barriers; fi
+  p=$(prog atomic_vs_deterministic)
+  if [ -n "$p" ]; then "$p" --n 2^26 --runs 100 >"$OUT/ch08_atomic_vs_deterministic.txt" 2>&1; else missing atomic_vs_deterministic; fi
   cat "$OUT/ch08_barriers.txt" "$OUT/ch08_atomic_vs_deterministic.txt" 2>/dev/null | tee -a "$OUT/summary.txt"
 fi
 
 if want sweep; then
-  if scripts/size_sweep.sh --ladder "$BUILD/ch07_reduction_opt/reduce_ladder" --out "$OUT/sweep" ${SWEEP_ARGS:-} >"$OUT/sweep.log" 2>&1; then note "size sweep: ok"; else note "size sweep: FAILED"; status=1; fi
+  if scripts/size_sweep.sh --ladder "$(prog reduce_ladder)" --out "$OUT/sweep" ${SWEEP_ARGS:-} >"$OUT/sweep.log" 2>&1; then note "size sweep: ok"; else note "size sweep: FAILED"; status=1; fi
 fi
 note "exit status $status"
 exit $status

@@ -6,17 +6,17 @@ per series (L2 flushed between runs, or kept warm with --no-flush), with the L2 
       --stage reduce_kernel_8 --out sweep/size_sweep.png
 
 Each input is LABEL=CSV or just CSV (the label is then the file name); the CSVs are ladder CSVs
-concatenated over sizes. Needs matplotlib and pandas; renders off-screen (Agg).
+concatenated over sizes; columns are read by name (stage, n, dtype, gb_per_s; others are ignored).
+
+Needs matplotlib and pandas (Debian/Ubuntu: apt-get install python3-matplotlib python3-pandas);
+without them it says so and exits 77. Renders off-screen (Agg).
 """
 import argparse
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plotting  # noqa: E402
 
 DTYPE_BYTES = {"float": 4, "f32": 4, "double": 8, "f64": 8, "int": 4, "i32": 4}
 STYLES = ["-", "--", ":", "-."]
@@ -32,16 +32,16 @@ def main(argv=None):
     ap.add_argument("--out", default="size_sweep.png", help="output PNG (default size_sweep.png)")
     a = ap.parse_args(argv)
 
-    series = []
+    inputs = []
     for item in a.inputs:
         label, _, path = item.partition("=") if "=" in item else (None, None, item)
         if not os.path.isfile(path):
             ap.error("no such file: %s" % path)
-        df = pd.read_csv(path)
-        for c in ("stage", "n", "dtype", "gb_per_s"):
-            if c not in df.columns:
-                sys.exit("plot_size_sweep.py: %s lacks column %s: is it a ladder CSV?" % (path, c))
-        series.append((label or os.path.splitext(os.path.basename(path))[0], df))
+        inputs.append((label or os.path.splitext(os.path.basename(path))[0], path))
+    plt, pd = plotting.require_plotting("plot_size_sweep.py")
+    series = [(label, plotting.read_ladder_csvs(pd, [path], ("stage", "n", "dtype", "gb_per_s"),
+                                                "plot_size_sweep.py"))
+              for label, path in inputs]
 
     stage = a.stage
     if not stage:

@@ -14,9 +14,10 @@ Usage: scripts/profile_stage.sh [options] PROGRAM [-- EXTRA PROGRAM ARGS...]
 Profiles the single kernel launch that PROGRAM makes inside its --profile range and writes an
 Nsight Compute report (.ncu-rep) named after the stage, size and block size.
 
-  PROGRAM               a stage program, e.g. build/ch07_reduction_opt/reduce_kernel_4
-                        (a bare name such as reduce_kernel_4 is looked for in build/ch07_reduction_opt
-                        and build/ch08_reduction_scan_histogram)
+  PROGRAM               a stage program, e.g. build/ch07_reduction_opt/reduce_kernel_4, or a bare
+                        name such as reduce_kernel_4, looked for (as compare_stages.py does) in every
+                        chapter folder of --build-dir, else ./build, else build/ and build-*/ at the
+                        repository's root, subfolders included
 Options:
   --n N                 elements (default 2^24); 1000, 2^24, 2^24+3 ... as the program accepts
   --block B             threads per block (default 256)
@@ -28,8 +29,12 @@ Options:
   --set full            collect ncu's full set instead of the sections below (slower)
   --no-metrics          only the sections, not compare_stages.py's counter list
   --ncu PATH            ncu executable (default: $NCU, then PATH, then /usr/local/cuda/bin/ncu)
+  --build-dir DIR       where a bare PROGRAM name is looked for
   -h, --help            this text
 Everything after -- goes to the program, e.g. -- --last-warp volatile
+
+Exit codes (shared with compare_stages.py): 0 report written; 1 ncu or the program failed;
+2 bad command line or no such program; 77 skipped: no ncu, or no NVIDIA GPU to profile on.
 
 Sections: SpeedOfLight MemoryWorkloadAnalysis MemoryWorkloadAnalysis_Tables
 MemoryWorkloadAnalysis_Chart ComputeWorkloadAnalysis InstructionStats SchedulerStats
@@ -45,11 +50,11 @@ EOF
 }
 
 die() { echo "profile_stage.sh: error: $*" >&2; echo "Run with --help for usage." >&2; exit 2; }
+skip() { echo "SKIPPED: $*"; exit 77; }
 
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
 n="2^24"; block=256; type=float; out=profiles; name=""; tag=""; launch_count=1
-use_set=""; with_metrics=1; ncu="${NCU:-}"; program=""; extra=()
+use_set=""; with_metrics=1; ncu="${NCU:-}"; program=""; extra=(); build_dir=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -63,6 +68,7 @@ while [ $# -gt 0 ]; do
     --set) [ $# -ge 2 ] || die "--set needs a value"; use_set=$2; shift 2 ;;
     --no-metrics) with_metrics=0; shift ;;
     --ncu) [ $# -ge 2 ] || die "--ncu needs a value"; ncu=$2; shift 2 ;;
+    --build-dir) [ $# -ge 2 ] || die "--build-dir needs a value"; build_dir=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
     -*) die "unknown option $1" ;;
     *) [ -z "$program" ] || die "one program only (got '$program' and '$1'); program flags go after --"
@@ -73,20 +79,22 @@ done
 [[ "$block" =~ ^[0-9]+$ ]] || die "--block must be a number, got '$block'"
 [[ "$launch_count" =~ ^[1-9][0-9]*$ ]] || die "--launch-count must be a positive number, got '$launch_count'"
 
-# The program: a path, or a bare stage name looked up in the usual build folders.
-if [ ! -x "$program" ] && [[ "$program" != */* ]]; then
-  for d in build/ch07_reduction_opt build/ch08_reduction_scan_histogram \
-           "$root/build/ch07_reduction_opt" "$root/build/ch08_reduction_scan_histogram"; do
-    if [ -x "$d/$program" ]; then program="$d/$program"; break; fi
-  done
+# The program: a path, or a bare stage name looked up by compare_stages.py's rule (one rule for both).
+which_args=(--which "$program"); [ -n "$build_dir" ] && which_args+=(--build-dir "$build_dir")
+if ! found=$(python3 "$here/compare_stages.py" "${which_args[@]}"); then
+  exit 2  # compare_stages.py said why
 fi
-[ -x "$program" ] || die "no stage program '$program' (build first: cmake --build build)"
+program=$found
 
 if [ -z "$ncu" ]; then
   ncu=$(command -v ncu || true)
   [ -z "$ncu" ] && [ -x /usr/local/cuda/bin/ncu ] && ncu=/usr/local/cuda/bin/ncu
 fi
-[ -n "$ncu" ] && command -v "$ncu" >/dev/null 2>&1 || die "ncu (Nsight Compute CLI) not found: put it on PATH or pass --ncu"
+[ -n "$ncu" ] && command -v "$ncu" >/dev/null 2>&1 ||
+  skip "ncu (Nsight Compute CLI) not found; install Nsight Compute (it comes with the CUDA Toolkit) and put it on PATH, or pass --ncu"
+if [ -z "${PROFILE_STAGE_ASSUME_GPU:-}" ]; then  # (the CPU test of this script sets it)
+  nvidia-smi -L 2>/dev/null | grep -q '^GPU ' || skip "profiling needs an NVIDIA GPU, and nvidia-smi lists none"
+fi
 
 stage=$(basename "$program")
 n_label=${n//^/pow}; n_label=${n_label//+/plus}

@@ -76,10 +76,12 @@ def parse_output(text):
 
 
 def find_programs(build_dir):
-    """[(name, path)] of the stage programs that exist, chapter 7 first."""
+    """[(name, path)] of the stage programs that exist under each chapter's build folder, chapter 7
+    first."""
     found = []
     for sub, pattern in PROGRAM_GLOBS:
-        for path in sorted(glob.glob(os.path.join(build_dir, sub, pattern)),
+        # Subfolders too: chapter 8 keeps each algorithm's programs in its own folder (reduce/, ...).
+        for path in sorted(glob.glob(os.path.join(build_dir, sub, "**", pattern), recursive=True),
                            key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p)]):
             if os.path.isfile(path) and os.access(path, os.X_OK):
                 found.append((os.path.basename(path), path))

@@ -20,9 +20,11 @@ Usage: scripts/size_sweep.sh [options]
   -h, --help          this text
 Writes DIR/sweep_flushed.csv (and DIR/sweep_warm.csv), one ladder CSV per size, logs, and
 DIR/size_sweep.png.
+Exit codes: 0 every size ran; 1 a size failed; 2 bad command line; 77 no GPU (nothing swept).
 USAGE
 }
-die() { echo "size_sweep.sh: error: $*" >&2; exit 2; }
+die() { echo "size_sweep.sh: error: $*" >&2; echo "Run with --help for usage." >&2; exit 2; }
+val() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value"; }  # val <flag> <next argument>
 
 here=$(cd "$(dirname "$0")" && pwd)
 ladder=build/ch07_reduction_opt/reduce_ladder; stage=reduce_kernel_8; fastest_from=""
@@ -30,17 +32,17 @@ from=16; to=30; iters=20; type=float; warm=0; out=sweep; plot=1
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
-    --ladder) ladder=${2:?}; shift 2 ;;
-    --stage) stage=${2:?}; shift 2 ;;
-    --fastest-from) fastest_from=${2:?}; shift 2 ;;
-    --from) from=${2:?}; shift 2 ;;
-    --to) to=${2:?}; shift 2 ;;
-    --iters) iters=${2:?}; shift 2 ;;
-    --type) type=${2:?}; shift 2 ;;
+    --ladder) val "$@"; ladder=$2; shift 2 ;;
+    --stage) val "$@"; stage=$2; shift 2 ;;
+    --fastest-from) val "$@"; fastest_from=$2; shift 2 ;;
+    --from) val "$@"; from=$2; shift 2 ;;
+    --to) val "$@"; to=$2; shift 2 ;;
+    --iters) val "$@"; iters=$2; shift 2 ;;
+    --type) val "$@"; type=$2; shift 2 ;;
     --warm) warm=1; shift ;;
-    --out) out=${2:?}; shift 2 ;;
+    --out) val "$@"; out=$2; shift 2 ;;
     --no-plot) plot=0; shift ;;
-    *) usage >&2; die "unknown argument $1" ;;
+    *) die "unknown argument $1" ;;
   esac
 done
 [ -x "$ladder" ] || die "no ladder program at $ladder (build first, or pass --ladder)"
@@ -65,23 +67,30 @@ sweep() {  # $1 = series name (flushed / warm), rest = extra ladder flags
   rm -f "$all"
   for k in $(seq "$from" "$to"); do
     csv="$out/${stage}_2e${k}_${series}.csv"
-    if "$ladder" --stages "$stage" --n "2^$k" --type "$type" --iters "$iters" --csv "$csv" "$@" \
-         >"$out/${stage}_2e${k}_${series}.log" 2>&1; then
-      echo "2^$k $series: ok"
-    else
+    local rc=0
+    "$ladder" --stages "$stage" --n "2^$k" --type "$type" --iters "$iters" --csv "$csv" "$@" \
+      >"$out/${stage}_2e${k}_${series}.log" 2>&1 || rc=$?
+    if [ $rc -eq 77 ]; then
+      cat "$out/${stage}_2e${k}_${series}.log"
+      echo "SKIPPED: the ladder found no GPU (exit 77); nothing was swept"; exit 77
+    elif [ $rc -ne 0 ]; then
       echo "2^$k $series: FAILED (see $out/${stage}_2e${k}_${series}.log)"; tail -3 "$out/${stage}_2e${k}_${series}.log"
+      failed=1
       continue
     fi
+    echo "2^$k $series: ok"
     if [ ! -f "$all" ]; then cat "$csv" >"$all"; else tail -n +2 "$csv" >>"$all"; fi
   done
   if [ -f "$all" ]; then echo "$all"; fi
 }
 
+failed=0
 sweep flushed
 [ "$warm" = 1 ] && sweep warm --no-flush
-if [ "$plot" = 1 ]; then
+if [ "$plot" = 1 ] && [ -f "$out/sweep_flushed.csv" ]; then
   files=("flushed=$out/sweep_flushed.csv")
-  [ "$warm" = 1 ] && files+=("warm=$out/sweep_warm.csv")
+  [ "$warm" = 1 ] && [ -f "$out/sweep_warm.csv" ] && files+=("warm=$out/sweep_warm.csv")
   python3 "$here/plot_size_sweep.py" --stage "$stage" --out "$out/size_sweep.png" "${files[@]}" ||
-    echo "size_sweep.sh: plotting failed (needs matplotlib and pandas); the CSVs are in $out"
+    echo "size_sweep.sh: plotting failed (see above); the CSVs are in $out"
 fi
+exit $failed

@@ -3,19 +3,45 @@
 #   scripts/tutorial.sh ladders   set up, build, then run the chapter ladders on the GPU
 #   scripts/tutorial.sh test      set up, build, run every test, build the Doxygen site
 # Set-up: the Debian/Ubuntu packages the build needs are installed when run as root (apt-get);
-# otherwise the exact install line is printed. Environment: JOBS (parallel build jobs),
-# TUTORIAL_NO_INSTALL=1 (never call apt-get), LADDER_N (ladder size, default 2^28).
+# otherwise the exact install line is printed. `scripts/tutorial.sh --help` lists the environment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mode=${1:-}
-case "$mode" in
-  ladders|test) ;;
-  *) echo "usage: scripts/tutorial.sh ladders|test" >&2; exit 2 ;;
-esac
+usage() {
+  cat <<'EOF'
+Usage: scripts/tutorial.sh ladders|test
+
+  ladders   set up, build, then run the chapter ladders on the GPU (tables in build/results/)
+  test      set up, build, run every test (GPU tests are skipped without a GPU), build the docs
+
+Set-up installs the Debian/Ubuntu packages the build, the plots and the docs need when run as root
+(apt-get, quietly: its log goes to build/apt-get.log and is shown only if it fails); as another
+user it prints the exact `sudo apt-get install` line and carries on.
+
+Environment: JOBS (parallel build jobs, default nproc), TUTORIAL_NO_INSTALL=1 (never call apt-get),
+LADDER_N (ladder size, default 2^28).
+Exit codes: 0 done (also when `ladders` finds no GPU: it says so), 1 a step failed, 2 bad command line.
+EOF
+}
+
+mode=""
+for arg in "$@"; do
+  case "$arg" in
+    -h|--help) usage; exit 0 ;;
+    ladders|test) [ -z "$mode" ] || { echo "tutorial.sh: error: one mode only (got $mode and $arg)" >&2; exit 2; }
+                  mode=$arg ;;
+    *) echo "tutorial.sh: error: unknown argument '$arg' (usage: scripts/tutorial.sh ladders|test; --help)" >&2
+       exit 2 ;;
+  esac
+done
+if [ -z "$mode" ]; then
+  usage >&2
+  exit 2
+fi
 
 # --- set-up -------------------------------------------------------------------------------------
-PACKAGES=(cmake g++ make catch2 libcli11-dev nlohmann-json3-dev doxygen python3)
+# python3-matplotlib and python3-pandas draw the figures (scripts/make_figures.sh).
+PACKAGES=(cmake g++ make catch2 libcli11-dev nlohmann-json3-dev doxygen python3 python3-matplotlib python3-pandas)
 missing=()
 if command -v dpkg-query >/dev/null; then
   for p in "${PACKAGES[@]}"; do
@@ -24,10 +50,14 @@ if command -v dpkg-query >/dev/null; then
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && [ "${TUTORIAL_NO_INSTALL:-0}" != 1 ] && command -v apt-get >/dev/null; then
-    echo "== installing: ${missing[*]}"
+    echo "== installing: ${missing[*]} (apt-get; log: build/apt-get.log)"
+    mkdir -p build
     if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-           DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; }; then
-      echo "warning: apt-get could not install ${missing[*]}; trying the build with what is there" >&2
+           DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
+         >build/apt-get.log 2>&1; then
+      tail -n 30 build/apt-get.log >&2
+      echo "warning: apt-get could not install ${missing[*]} (above: the end of build/apt-get.log);" \
+           "trying the build with what is there" >&2
     fi
   else
     echo "== these packages are not installed: ${missing[*]}"

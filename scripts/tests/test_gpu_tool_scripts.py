@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""CPU tests of the profiling and sanitizer scripts, with fake ncu / compute-sanitizer programs
-(scripts/tests/fake_*.py) standing in for the real tools: the CSV parsing, the metric fallback, the
-claim verdicts and the sanitizer expectations. Standard library only."""
+"""CPU tests of the scripts in scripts/: every one answers --help and rejects an unknown argument;
+and, with fake ncu / compute-sanitizer programs (scripts/tests/fake_*.py) standing in for the real
+tools, the profiling and sanitizer scripts: the CSV parsing, the metric fallback, the claim verdicts,
+the sanitizer expectations, stage names looked up in the build tree. Standard library only."""
 import contextlib
+import glob
 import io
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -18,6 +21,27 @@ import run_sanitizers  # noqa: E402
 
 FAKE_NCU = os.path.join(HERE, "fake_ncu.py")
 FAKE_SAN = os.path.join(HERE, "fake_sanitizer.py")
+SCRIPTS = os.path.dirname(HERE)
+ROOT = os.path.dirname(SCRIPTS)
+
+
+def scripts():
+    """Every script a reader runs: scripts/*.sh and the scripts/*.py that have a #! line (plotting.py
+    is a module the plot scripts import)."""
+    out = []
+    for p in sorted(glob.glob(os.path.join(SCRIPTS, "*.sh")) + glob.glob(os.path.join(SCRIPTS, "*.py"))):
+        with open(p) as f:
+            if f.readline().startswith("#!"):
+                out.append(p)
+    return out
+
+
+def run_script(path, args, cwd, env=None):
+    """(exit code, stdout, stderr) of `bash path args` or `python3 path args`, in `cwd`."""
+    cmd = (["bash", path] if path.endswith(".sh") else [sys.executable, path]) + args
+    e = dict(os.environ, **(env or {}))
+    r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=120, env=e)
+    return r.returncode, r.stdout, r.stderr
 
 
 def run(main, argv):
@@ -52,6 +76,65 @@ class Parsing(unittest.TestCase):
         bad = cs._unknown_metrics("==ERROR== Failed to find metric regex:^foo_bar\\.(sum|avg)$",
                                   ["foo_bar.sum", "smsp__inst_executed.sum"])
         self.assertEqual(bad, {"foo_bar.sum"})
+
+
+class CommandLines(unittest.TestCase):
+    """--help prints a usage text and exits 0 without doing anything; an unknown argument is refused
+    with exit code 2 and a message naming it, before anything is done."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.out = os.path.join(self.tmp, "out-must-not-appear")
+        # gpu_machine_check.sh writes to $OUT; size_sweep.sh and make_figures.sh take folders.
+        self.env = {"OUT": self.out, "TUTORIAL_NO_INSTALL": "1"}
+
+    def test_every_script_is_covered(self):
+        names = {os.path.basename(p) for p in scripts()}
+        for expected in ("gpu_machine_check.sh", "tutorial.sh", "profile_stage.sh", "size_sweep.sh",
+                         "make_figures.sh", "compare_stages.py", "check_profile_claims.py",
+                         "run_sanitizers.py", "plot_ladder.py", "plot_size_sweep.py"):
+            self.assertIn(expected, names)
+
+    def test_help(self):
+        for path in scripts():
+            with self.subTest(script=os.path.basename(path)):
+                rc, out, err = run_script(path, ["--help"], self.tmp, self.env)
+                self.assertEqual(rc, 0, out + err)
+                self.assertIn("usage", out.lower(), out)
+                self.assertEqual(os.listdir(self.tmp), [], "--help must not create anything")
+
+    def test_unknown_argument(self):
+        # Scripts that need a positional argument get one, so that the flag is what is refused.
+        positional = {"plot_ladder.py": ["x.csv"], "plot_size_sweep.py": ["x.csv"]}
+        for path in scripts():
+            with self.subTest(script=os.path.basename(path)):
+                args = positional.get(os.path.basename(path), []) + ["--no-such-flag"]
+                rc, out, err = run_script(path, args, self.tmp, self.env)
+                self.assertEqual(rc, 2, out + err)
+                self.assertIn("--no-such-flag", err, out + err)
+                self.assertEqual(os.listdir(self.tmp), [], "a refused command must not create anything")
+
+    def test_gpu_machine_check_rejects_unknown_steps(self):
+        rc, out, err = run_script(os.path.join(SCRIPTS, "gpu_machine_check.sh"), ["build", "ladder"],
+                                  self.tmp, self.env)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("'ladder'", err)
+        self.assertFalse(os.path.exists(self.out))
+
+    def test_help_states_the_real_defaults(self):
+        rc, out, _ = run_script(os.path.join(SCRIPTS, "gpu_machine_check.sh"), ["--help"], self.tmp, self.env)
+        with open(os.path.join(SCRIPTS, "gpu_machine_check.sh")) as f:
+            text = f.read()
+        default = text.split('LADDER_SIZES=${LADDER_SIZES:-"', 1)[1].split('"', 1)[0]
+        self.assertIn('LADDER_SIZES        exponents of chapter 7\'s float ladders ["%s"]' % default, out)
+
+    def test_plot_help_without_matplotlib(self):
+        # --help must work on a Python that has neither matplotlib nor pandas: they are imported
+        # only to draw. (-S: no site-packages, where they would live.)
+        for name in ("plot_ladder.py", "plot_size_sweep.py"):
+            r = subprocess.run([sys.executable, "-S", os.path.join(SCRIPTS, name), "--help"],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
 
 
 class Tools(unittest.TestCase):
@@ -108,6 +191,49 @@ class Tools(unittest.TestCase):
         self.assertEqual(rc, 1, out)
         self.assertIn("8.00 -> 8.00", out)  # 2 -> 3: the barriers did not fall
         self.assertIn("RESULT: FAILED", out)
+
+    def test_stage_names(self):
+        # compare_stages.py and profile_stage.sh take a bare stage name, looked for recursively in
+        # the build tree's chapter folders (ch08's programs may sit in reduce/, scan/, histogram/).
+        sub = os.path.join(self.bin8, "reduce")
+        os.makedirs(sub)
+        moved = os.path.join(sub, "reduce_stage_9")
+        with open(moved, "w") as f:
+            f.write("#!/bin/sh\nexit 0\n")
+        os.chmod(moved, 0o755)
+        self.assertEqual(cs.find_program("reduce_kernel_3", [self.tmp]),
+                         os.path.join(self.bin, "reduce_kernel_3"))
+        self.assertEqual(cs.find_program("reduce_stage_9", [self.tmp]), moved)
+        self.assertIsNone(cs.find_program("reduce_kernel_99", [self.tmp]))
+        rc, out = run(cs.main, ["--which", "reduce_stage_9", "--build-dir", self.tmp])
+        self.assertEqual((rc, out.strip()), (0, moved))
+        rc, _ = run(cs.main, ["--which", "reduce_kernel_99", "--build-dir", self.tmp])
+        self.assertEqual(rc, 2)
+        # The README's command, with names: both stages are profiled (fake ncu) and compared.
+        rc, out = run(cs.main, ["--build-dir", self.tmp, "--ncu", FAKE_NCU, "--assume-gpu",
+                                "--out-dir", os.path.join(self.tmp, "p"), "reduce_kernel_3", "reduce_kernel_4"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("bank conflicts (shared loads)", out)
+        rc, _ = run(cs.main, ["--build-dir", self.tmp, "--ncu", FAKE_NCU, "--assume-gpu",
+                              "reduce_kernel_3", "no_such_stage"])
+        self.assertEqual(rc, 2)
+        r = subprocess.run(["bash", os.path.join(SCRIPTS, "profile_stage.sh"), "--build-dir", self.tmp,
+                            "--ncu", FAKE_NCU, "--out", os.path.join(self.tmp, "ps"), "reduce_stage_9"],
+                           capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, PROFILE_STAGE_ASSUME_GPU="1"))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "ps", "reduce_stage_9_n2pow24_b256.ncu-rep")))
+
+    def test_missing_ncu_same_code(self):
+        # One rule for both profiling scripts: no ncu is a skip (77), not a usage error.
+        no_ncu = os.path.join(self.tmp, "no-such-ncu")
+        rc, out = run(cs.main, ["--build-dir", self.tmp, "--ncu", no_ncu, "reduce_kernel_3", "reduce_kernel_4"])
+        self.assertEqual(rc, 77, out)
+        r = subprocess.run(["bash", os.path.join(SCRIPTS, "profile_stage.sh"), "--build-dir", self.tmp,
+                            "--ncu", no_ncu, "reduce_kernel_3"], capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, NCU=""))
+        self.assertEqual(r.returncode, 77, r.stdout + r.stderr)
+        self.assertIn("SKIPPED", r.stdout)
 
     def test_skip_without_ncu(self):
         rc, out = run(check_profile_claims.main, ["--ncu", os.path.join(self.tmp, "no-such-ncu")])

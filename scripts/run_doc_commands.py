@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Runs every command that the README and the chapter pages show, as printed, from the repository's
+root, and reports each: ok (exit 0), skipped (exit 77: no GPU, or a tool such as ncu is not
+installed) or FAILED (anything else).
+
+The commands are the lines of the pages' fenced code blocks (```sh, ```bash or unlabelled) and the
+inline code spans that start like a command (scripts/..., python3 scripts/..., build/<folder>/<program>
+..., ctest ..., cmake ...). Comments after " #" are dropped, lines ending in a backslash are joined,
+and lines with a placeholder (<...> or ...) are listed but not run.
+
+  scripts/run_doc_commands.py --list              # what would run, page by page
+  scripts/run_doc_commands.py                      # run everything (on a GPU machine: minutes)
+  scripts/run_doc_commands.py --skip tutorial.sh   # leave out the commands that rebuild everything
+
+Files and folders the commands write into the repository that git does not ignore and that were
+not there before (ladder.md, ladder.csv, sweep/ ...) are listed at the end and, unless --keep,
+removed.
+
+Exit codes: 0 no command failed; 1 a command failed; 2 bad command line.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FENCE_RE = re.compile(r"^\s*(```|~~~)\s*([A-Za-z]*)")
+INLINE_RE = re.compile(r"`([^`]+)`")
+COMMAND_START = re.compile(r"^(scripts/\S+|python3 scripts/\S+|ctest\b|cmake\b|build/[^/\s]+/\S+)")
+NOT_PROGRAMS = re.compile(r"(/|\.(html|md|csv|json|png|txt|cuh|hpp|cpp|cu|py|log))$")
+
+
+def pages():
+    out = [os.path.join(ROOT, "README.md"), os.path.join(ROOT, "docs", "start_here.md")]
+    for here, dirs, files in os.walk(ROOT):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "build")) and d != "docs")
+        rel = os.path.relpath(here, ROOT)
+        if re.match(r"^ch\d\d_", rel) and "README.md" in files and "tests" not in rel.split(os.sep):
+            out.append(os.path.join(here, "README.md"))
+    return [p for p in out if os.path.isfile(p)]
+
+
+def clean(line):
+    """A command line without its trailing comment."""
+    return re.sub(r"\s+#\s.*$", "", line).strip()
+
+
+def is_command(text):
+    if not COMMAND_START.match(text):
+        return False
+    first = text.split()[0] if not text.startswith("python3 ") else text.split()[1]
+    return " " in text or not NOT_PROGRAMS.search(first)
+
+
+def commands_of(page):
+    """[(line number, command)] shown on `page`."""
+    found, fence, lang, pending, start = [], None, "", "", 0
+    with open(page, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    for no, line in enumerate(lines, 1):
+        m = FENCE_RE.match(line)
+        if m:
+            if fence is None:
+                fence, lang = m.group(1), m.group(2).lower()
+            elif line.strip() == fence:
+                fence = None
+            continue
+        if fence is not None:
+            if lang not in ("", "sh", "bash", "console", "shell"):
+                continue
+            text = clean(line)
+            if not pending:
+                start = no
+            if text.endswith("\\"):
+                pending += text[:-1].strip() + " "
+                continue
+            text = (pending + text).strip()
+            pending = ""
+            if text and is_command(text):
+                found.append((start, text))
+            continue
+        for span in INLINE_RE.findall(line):
+            span = span.strip()
+            if is_command(span):
+                found.append((no, span))
+    seen, out = set(), []
+    for no, c in found:
+        if c not in seen:
+            seen.add(c)
+            out.append((no, c))
+    return out
+
+
+def untracked():
+    r = subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "--directory"], cwd=ROOT,
+                       capture_output=True, text=True)
+    return set(r.stdout.split()) if r.returncode == 0 else set()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--list", action="store_true", help="print the commands, run nothing")
+    ap.add_argument("--only", default="", help="run only the commands that contain this text")
+    ap.add_argument("--skip", action="append", default=[], help="leave out commands that contain this text (repeatable)")
+    ap.add_argument("--timeout", type=int, default=900, help="seconds per command (default 900)")
+    ap.add_argument("--keep", action="store_true", help="keep the files the commands write into the root")
+    a = ap.parse_args(argv)
+
+    todo = []
+    for page in pages():
+        for no, cmd in commands_of(page):
+            todo.append((os.path.relpath(page, ROOT), no, cmd))
+    if a.list:
+        for page, no, cmd in todo:
+            print("%s:%d: %s" % (page, no, cmd))
+        return 0
+
+    before = untracked()
+    results = {"ok": 0, "skipped": 0, "FAILED": 0, "not run": 0}
+    failed = []
+    for page, no, cmd in todo:
+        where = "%s:%d" % (page, no)
+        if (a.only and a.only not in cmd) or any(s in cmd for s in a.skip):
+            continue
+        if re.search(r"<[^>]+>|\.\.\.", cmd):
+            print("not run  %s: %s (a placeholder)" % (where, cmd))
+            results["not run"] += 1
+            continue
+        t0 = time.time()
+        try:
+            r = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, timeout=a.timeout)
+            rc, out = r.returncode, r.stdout + r.stderr
+        except subprocess.TimeoutExpired:
+            rc, out = -1, "timed out after %d s" % a.timeout
+        verdict = "ok" if rc == 0 else "skipped" if rc == 77 else "FAILED"
+        results[verdict] += 1
+        print("%-8s %s: %s  (exit %d, %.1f s)" % (verdict, where, cmd, rc, time.time() - t0))
+        if verdict == "FAILED":
+            failed.append(cmd)
+            print("\n".join("         | " + l for l in out.strip().splitlines()[-15:]))
+    print("\n%d ok, %d skipped (exit 77), %d FAILED, %d not run" %
+          (results["ok"], results["skipped"], results["FAILED"], results["not run"]))
+    new = sorted(untracked() - before)
+    if new:
+        print("written into the repository's root: %s" % " ".join(new))
+        if not a.keep:
+            for n in new:
+                p = os.path.join(ROOT, n)
+                if os.path.isdir(p):
+                    shutil.rmtree(p)
+                elif os.path.exists(p):
+                    os.remove(p)
+            print("  (removed; --keep keeps them)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
