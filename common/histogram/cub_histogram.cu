@@ -59,8 +59,11 @@ std::size_t cub_temp_bytes(const HistogramArgs& a) {
   return bytes;
 }
 
-// Offset of the 32-bit counters in the workspace, after CUB's storage (256-byte aligned).
-std::size_t counters_offset(const HistogramArgs& a) { return (cub_temp_bytes(a) + 255) / 256 * 256; }
+// Bytes the 32-bit counters take at the start of the workspace (CUB's storage follows them,
+// 256-byte aligned), so that a launch needs no size query of CUB: its storage is the rest.
+std::size_t counters_bytes(const HistogramArgs& a) {
+  return (static_cast<std::size_t>(a.bins) * sizeof(unsigned) + 255) / 256 * 256;
+}
 
 // out[b] = counts[b]: the 32-bit counts widened to the 64-bit output.
 __global__ void widen_counts(const unsigned* __restrict__ counts, int bins, Count* __restrict__ out) {
@@ -84,16 +87,16 @@ Stage<Histogram> cub_histogram_stage() {
   s.caps.max_bins = 1 << 20;
   s.grid_for = [](const HistogramArgs&) { return std::size_t{1}; };  // CUB chooses its own grid
   s.workspace_bytes = [](const HistogramArgs& a) {
-    return narrow_counters(a.n) ? counters_offset(a) + static_cast<std::size_t>(a.bins) * sizeof(unsigned)
-                                : cub_temp_bytes(a);
+    return narrow_counters(a.n) ? counters_bytes(a) + cub_temp_bytes(a) : cub_temp_bytes(a);
   };
   s.launch = [](const HistogramArgs& a) {
     with_sample_type(a.type, [&](auto t) {
       using T = decltype(t);
       if (narrow_counters(a.n)) {
-        std::size_t bytes = cub_temp_bytes(a);
-        auto* counts = reinterpret_cast<unsigned*>(static_cast<char*>(a.workspace) + counters_offset(a));
-        cub_call<T, unsigned>(a.workspace, bytes, a, counts);  // CUB zeroes its output itself
+        auto* counts = static_cast<unsigned*>(a.workspace);
+        const std::size_t offset = counters_bytes(a);
+        std::size_t bytes = a.workspace_size - offset;
+        cub_call<T, unsigned>(static_cast<char*>(a.workspace) + offset, bytes, a, counts);  // CUB zeroes its output itself
         const int block = 256;
         widen_counts<<<blocks_for(static_cast<std::size_t>(a.bins), block), block, 0, a.stream>>>(
             counts, a.bins, a.output<Count>());

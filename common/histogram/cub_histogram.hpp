@@ -15,7 +15,7 @@ namespace harness {
 //! - Counters: CUB counts in the counter type of the output. For n < 2^32 it counts in 32-bit
 //!   counters (CUB's cheapest: 32-bit shared-memory atomics) in the workspace, and one small kernel
 //!   then widens the `bins` counts into the 64-bit output; for larger n it counts straight into the
-//!   64-bit output. Workspace: CUB's temporary storage, plus bins x 4 bytes when n < 2^32.
+//!   64-bit output. Workspace: CUB's temporary storage, after bins x 4 bytes (rounded up to 256) when n < 2^32.
 //! - Bins past what CUB privatises in shared memory make CUB keep per-block histograms in global
 //!   memory (its own choice, inside the timing).
 Stage<Histogram> cub_histogram_stage();

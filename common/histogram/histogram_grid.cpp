@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "cuda_check.hpp"
 #include "errors.hpp"
@@ -16,8 +17,16 @@ namespace harness {
 void allow_dynamic_smem(const void* kernel, std::size_t dynamic_smem) {
   constexpr std::size_t kDefaultLimit = 48 * 1024;
   if (dynamic_smem <= kDefaultLimit) return;
-  int device = 0, optin = 0;
+  // Raised once per device and kernel (to the largest size asked so far), so that a timed launch
+  // does not pay for the attribute call.
+  static std::mutex mutex;
+  static std::map<std::pair<int, const void*>, std::size_t> raised;
+  int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
+  std::lock_guard<std::mutex> lock(mutex);
+  std::size_t& limit = raised[{device, kernel}];
+  if (dynamic_smem <= limit) return;
+  int optin = 0;
   CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   if (dynamic_smem > static_cast<std::size_t>(optin))
     throw UsageError("this stage needs " + std::to_string(dynamic_smem) +
@@ -25,6 +34,7 @@ void allow_dynamic_smem(const void* kernel, std::size_t dynamic_smem) {
                      " (use fewer bins or a smaller --block)");
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(dynamic_smem)));
+  limit = dynamic_smem;
 }
 
 std::size_t resident_blocks_with_smem(const void* kernel, int block, std::size_t dynamic_smem) {
