@@ -91,21 +91,20 @@ inline std::size_t per_warp_smem(const harness::HistogramArgs& a) {
   return WarpHistograms::bytes(a.block / 32, a.bins);
 }
 
-//! Calls `f(kernel_address, T{}, map)` for stage 2's kernel at the arguments' type and range.
+//! Calls `f(kernel, T{}, map, smem_bytes)` with stage 2's kernel at the arguments' type and range.
 template <class F>
 void with_stage_2_kernel(const harness::HistogramArgs& a, F&& f) {
   harness::with_sample_type(a.type, [&](auto t) {
     using T = decltype(t);
-    harness::with_bin_map<T>(a, [&](auto map) { f(histogram_stage_2<T, decltype(map)>, t, map); });
+    harness::with_bin_map<T>(a, [&](auto map) { f(histogram_stage_2<T, decltype(map)>, t, map, per_warp_smem(a)); });
   });
 }
 
 //! Zeroes the histogram and launches stage 2's kernel on `grid` blocks.
 //! @throws UsageError when the device cannot give a block warps x bins counters
 inline void launch_per_warp(const harness::HistogramArgs& a, std::size_t grid) {
-  const std::size_t smem = per_warp_smem(a);
   CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(harness::Count), a.stream));
-  with_stage_2_kernel(a, [&](auto kernel, auto t, auto map) {
+  with_stage_2_kernel(a, [&](auto kernel, auto t, auto map, std::size_t smem) {
     using T = decltype(t);
     harness::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem);
     kernel<<<grid, a.block, smem, a.stream>>>(a.input<T>(), a.n, map, a.output<harness::Count>());

@@ -28,13 +28,7 @@ namespace ch08 {
 //! Default grid of stage 3: the blocks of stage 2's kernel resident at once (with its shared
 //! memory), at most ceil(n / block); --grid overrides; raised to keep 32-bit counters exact.
 inline std::size_t histogram_stage_3_grid(const harness::HistogramArgs& a) {
-  std::size_t resident = 0;
-  with_stage_2_kernel(a, [&](auto kernel, auto, auto) {
-    resident = harness::resident_blocks_with_smem(reinterpret_cast<const void*>(kernel), a.block,
-                                                  per_warp_smem(a));
-  });
-  const std::size_t preferred = std::min(resident, std::max<std::size_t>(1, harness::blocks_for(a.n, a.block)));
-  return harness::stage_grid(a.grid, preferred, a.n);
+  return harness::resident_grid(a, 1, [](const auto& args, auto&& f) { with_stage_2_kernel(args, f); });
 }
 
 //! Launches stage 3: stage 2's kernel on a grid of resident blocks.

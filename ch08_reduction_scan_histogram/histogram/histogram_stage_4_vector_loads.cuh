@@ -111,39 +111,28 @@ __global__ void histogram_stage_4(const T* __restrict__ in, std::size_t n, Map m
   hist.fold(out);
 }
 
-//! Preferred grid of the vector stages: `resident` blocks, but no more than there are vectors for
-//! (one per thread), then --grid and the counter bound (histogram_grid.hpp).
-inline std::size_t vector_stage_grid(const harness::HistogramArgs& a, std::size_t resident) {
-  const std::size_t per_vector = 16 / harness::dtype_size(a.type);
-  const std::size_t needed = std::max<std::size_t>(1, harness::blocks_for((a.n + per_vector - 1) / per_vector, a.block));
-  return harness::stage_grid(a.grid, std::min(resident, needed), a.n);
-}
-
-//! Calls `f(kernel_address, T{}, map)` for stage 4's kernel at the arguments' type and range.
+//! Calls `f(kernel, T{}, map, smem_bytes)` with stage 4's kernel at the arguments' type and range.
 template <class F>
 void with_stage_4_kernel(const harness::HistogramArgs& a, F&& f) {
   harness::with_sample_type(a.type, [&](auto t) {
     using T = decltype(t);
-    harness::with_bin_map<T>(a, [&](auto map) { f(histogram_stage_4<T, decltype(map)>, t, map); });
+    harness::with_bin_map<T>(a, [&](auto map) { f(histogram_stage_4<T, decltype(map)>, t, map, per_warp_smem(a)); });
   });
 }
 
+//! Samples one 16-byte vector holds for the arguments' sample type.
+inline std::size_t samples_per_vector(const harness::HistogramArgs& a) { return 16 / harness::dtype_size(a.type); }
+
 //! Grid of stage 4: resident blocks of its kernel with its shared memory.
 inline std::size_t histogram_stage_4_grid(const harness::HistogramArgs& a) {
-  std::size_t resident = 0;
-  with_stage_4_kernel(a, [&](auto kernel, auto, auto) {
-    resident = harness::resident_blocks_with_smem(reinterpret_cast<const void*>(kernel), a.block,
-                                                  per_warp_smem(a));
-  });
-  return vector_stage_grid(a, resident);
+  return harness::resident_grid(a, samples_per_vector(a), [](const auto& args, auto&& f) { with_stage_4_kernel(args, f); });
 }
 
 //! Zeroes the histogram and launches stage 4.
 inline void launch_histogram_stage_4(const harness::HistogramArgs& a) {
   const std::size_t grid = histogram_stage_4_grid(a);
-  const std::size_t smem = per_warp_smem(a);
   CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(harness::Count), a.stream));
-  with_stage_4_kernel(a, [&](auto kernel, auto t, auto map) {
+  with_stage_4_kernel(a, [&](auto kernel, auto t, auto map, std::size_t smem) {
     using T = decltype(t);
     harness::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem);
     kernel<<<grid, a.block, smem, a.stream>>>(a.input<T>(), a.n, map, a.output<harness::Count>());

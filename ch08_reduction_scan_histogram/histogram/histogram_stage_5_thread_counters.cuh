@@ -32,7 +32,7 @@
 #include "histogram_grid.hpp"
 #include "histogram_problem.hpp"
 #include "histogram_sample_type.hpp"
-#include "histogram_stage_4_vector_loads.cuh"  // for_each_vector, for_each_in_vector, vector_stage_grid
+#include "histogram_stage_4_vector_loads.cuh"  // for_each_vector, for_each_in_vector, samples_per_vector
 #include "kernel_support.cuh"
 #include "stage.hpp"
 
@@ -145,23 +145,25 @@ void with_thread_counter_config(const harness::HistogramArgs& a, F&& f) {
   });
 }
 
+//! Calls `f(kernel, T{}, map, smem_bytes)` with stage 5's kernel at the arguments' type, range and block.
+template <class F>
+void with_stage_5_kernel(const harness::HistogramArgs& a, F&& f) {
+  with_thread_counter_config(a, [&](auto t, auto map, auto block, std::size_t smem) {
+    f(histogram_stage_5<decltype(t), decltype(map), decltype(block)::value>, t, map, smem);
+  });
+}
+
 //! Grid of stage 5: resident blocks of its kernel with its shared memory, at most one vector per thread.
 inline std::size_t histogram_stage_5_grid(const harness::HistogramArgs& a) {
-  std::size_t resident = 0;
-  with_thread_counter_config(a, [&](auto t, auto map, auto block, std::size_t smem) {
-    const auto kernel = histogram_stage_5<decltype(t), decltype(map), decltype(block)::value>;
-    resident = harness::resident_blocks_with_smem(reinterpret_cast<const void*>(kernel), a.block, smem);
-  });
-  return vector_stage_grid(a, resident);
+  return harness::resident_grid(a, samples_per_vector(a), [](const auto& args, auto&& f) { with_stage_5_kernel(args, f); });
 }
 
 //! Zeroes the histogram and launches stage 5.
 inline void launch_histogram_stage_5(const harness::HistogramArgs& a) {
   const std::size_t grid = histogram_stage_5_grid(a);
   CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(harness::Count), a.stream));
-  with_thread_counter_config(a, [&](auto t, auto map, auto block, std::size_t smem) {
+  with_stage_5_kernel(a, [&](auto kernel, auto t, auto map, std::size_t smem) {
     using T = decltype(t);
-    const auto kernel = histogram_stage_5<T, decltype(map), decltype(block)::value>;
     harness::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem);
     kernel<<<grid, a.block, smem, a.stream>>>(a.input<T>(), a.n, map, a.output<harness::Count>());
   });

@@ -86,23 +86,25 @@ __global__ void __launch_bounds__(Block) histogram_stage_6(const T* __restrict__
   counters.fold(out);
 }
 
-//! Grid of stage 6: resident blocks of its kernel with its shared memory.
-inline std::size_t histogram_stage_6_grid(const harness::HistogramArgs& a) {
-  std::size_t resident = 0;
+//! Calls `f(kernel, T{}, map, smem_bytes)` with stage 6's kernel at the arguments' type, range and block.
+template <class F>
+void with_stage_6_kernel(const harness::HistogramArgs& a, F&& f) {
   with_thread_counter_config(a, [&](auto t, auto map, auto block, std::size_t smem) {
-    const auto kernel = histogram_stage_6<decltype(t), decltype(map), decltype(block)::value>;
-    resident = harness::resident_blocks_with_smem(reinterpret_cast<const void*>(kernel), a.block, smem);
+    f(histogram_stage_6<decltype(t), decltype(map), decltype(block)::value>, t, map, smem);
   });
-  return vector_stage_grid(a, resident);
+}
+
+//! Grid of stage 6: resident blocks of its kernel with its shared memory, at most one vector per thread.
+inline std::size_t histogram_stage_6_grid(const harness::HistogramArgs& a) {
+  return harness::resident_grid(a, samples_per_vector(a), [](const auto& args, auto&& f) { with_stage_6_kernel(args, f); });
 }
 
 //! Zeroes the histogram and launches stage 6.
 inline void launch_histogram_stage_6(const harness::HistogramArgs& a) {
   const std::size_t grid = histogram_stage_6_grid(a);
   CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(harness::Count), a.stream));
-  with_thread_counter_config(a, [&](auto t, auto map, auto block, std::size_t smem) {
+  with_stage_6_kernel(a, [&](auto kernel, auto t, auto map, std::size_t smem) {
     using T = decltype(t);
-    const auto kernel = histogram_stage_6<T, decltype(map), decltype(block)::value>;
     harness::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem);
     kernel<<<grid, a.block, smem, a.stream>>>(a.input<T>(), a.n, map, a.output<harness::Count>());
   });

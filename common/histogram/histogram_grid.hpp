@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "histogram_problem.hpp"
+
 namespace harness {
 
 //! Most samples a grid-stride histogram block may be given (see the file comment): 2^31.
@@ -45,5 +47,23 @@ std::size_t resident_blocks_with_smem(const void* kernel, int block, std::size_t
 //! to `dynamic_smem` bytes when that is past 48 KiB. Call before launching such a kernel.
 //! @throws UsageError when the device cannot give one block that much shared memory
 void allow_dynamic_smem(const void* kernel, std::size_t dynamic_smem);
+
+//! Default grid of a coarsened (grid-stride) stage: the blocks of its kernel resident at once with
+//! its shared memory, but no more than one step of `per_step` samples per thread needs; then
+//! --grid and the counter bound (stage_grid).
+//! @tparam WithKernel callable as `with_kernel(a, f)`, calling `f(kernel, T{}, map, smem_bytes)`
+//!         with the stage's kernel for the arguments (each stage header has one)
+//! @param[in] per_step samples a thread takes per step of its loop (1, or a vector's 16 / sizeof(T))
+template <class WithKernel>
+std::size_t resident_grid(const HistogramArgs& a, std::size_t per_step, WithKernel&& with_kernel) {
+  std::size_t resident = 0;
+  with_kernel(a, [&](auto kernel, auto, auto, std::size_t smem) {
+    resident = resident_blocks_with_smem(reinterpret_cast<const void*>(kernel), a.block, smem);
+  });
+  const std::size_t steps = (a.n + per_step - 1) / per_step;
+  const std::size_t block = static_cast<std::size_t>(a.block);
+  const std::size_t needed = std::max<std::size_t>(1, (steps + block - 1) / block);
+  return stage_grid(a.grid, std::min(resident, needed), a.n);
+}
 
 }  // namespace harness
