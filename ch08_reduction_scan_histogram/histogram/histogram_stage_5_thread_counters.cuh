@@ -1,0 +1,190 @@
+//! @file histogram_stage_5_thread_counters.cuh
+//! @brief Histogram stage 5: an answer to contention. Every thread counts into its own 8-bit
+//! counters in shared memory, with plain loads and stores: no atomics and no bank conflicts,
+//! whatever the data.
+//!
+//! Changed against stage 4: the per-warp sub-histograms (one atomic per sample, serialised when
+//! lanes of a warp hit one counter or one bank) become per-thread byte counters. Thread t owns one
+//! byte per bin. Four bins share a 32-bit word, and word r of thread t sits at word index
+//! r * Block + t, so a warp's 32 lanes always touch 32 different banks (bank = t mod 32) whatever
+//! bins they hit, and no other thread ever touches them: a sample costs one byte load, one add and
+//! one byte store (LDS.U8 / STS.U8), never an atomic. A byte wraps after 255; when an add carries
+//! it past 255 the thread adds 256 to a 32-bit spill counter of that bin (a shared atomic, at most
+//! once per 256 samples of one thread in one bin). At the end, warp w adds bin b's bytes over all
+//! threads plus its spill counter (conflict-free reads, __reduce_add_sync) and issues one global
+//! atomic per non-empty bin.
+//! Cost: bins x Block bytes of shared memory (64 KiB at 256 bins and Block 256, opted in past the
+//! default 48 KiB), so at most about 880 threads per SM; hence bins <= 256 and Block <= 256. The
+//! increments of one thread run in order (the compiler cannot prove two samples hit different
+//! bytes), so each sample waits for the previous one's shared load: enough resident warps hide it.
+//! What the profiler should show against stage 4: shared atomics (ATOMS) disappear from the loop
+//! (only spills remain), replaced by LDS.U8 + STS.U8 with zero bank conflicts on every input;
+//! uniform and one-bin data run at about the same speed; occupancy falls (shared memory limited).
+//! Shared counters: bytes plus 32-bit spills; a block counts fewer than 2^31 + 2^14 + 46 samples
+//! (histogram_grid.hpp), so spill + bytes < 2^32.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "cuda_check.hpp"
+#include "histogram_bins.cuh"
+#include "histogram_grid.hpp"
+#include "histogram_problem.hpp"
+#include "histogram_sample_type.hpp"
+#include "histogram_stage_4_vector_loads.cuh"  // for_each_vector, for_each_in_vector, samples_per_vector
+#include "kernel_support.cuh"
+#include "stage.hpp"
+
+namespace ch08 {
+
+//! Most bins and largest block of the per-thread counter stages (5 and 6): 64 KiB of bytes.
+inline constexpr int kThreadCounterMaxBins = 256;
+//! Largest block of the per-thread counter stages.
+inline constexpr int kThreadCounterMaxBlock = 256;
+
+//! Per-thread 8-bit counters with 32-bit spill counters, in shared memory.
+//! Layout: `rows = ceil(bins / 4)` rows of Block words; word (r, t) = words[r * Block + t] holds
+//! thread t's counters of bins 4r .. 4r + 3 (byte bin % 4); then `bins` 32-bit spill counters.
+//! @tparam Block threads per block (blockDim.x), a power of two from 32 to 256
+template <int Block>
+struct ThreadCounters {
+  unsigned char* bytes;  //!< the counters, viewed as bytes
+  unsigned* spill;       //!< 256 per wrap of a thread's byte counter, per bin
+  int bins;              //!< number of bins
+
+  //! Words of counters for `bins` bins.
+  static __host__ __device__ std::size_t rows(int bins) { return static_cast<std::size_t>(bins + 3) / 4; }
+  //! Bytes of shared memory for `bins` bins.
+  static __host__ __device__ std::size_t smem_bytes(int bins) {
+    return rows(bins) * Block * sizeof(unsigned) + static_cast<std::size_t>(bins) * sizeof(unsigned);
+  }
+  //! Views `smem` (smem_bytes(bins) bytes) as the counters.
+  __device__ __forceinline__ ThreadCounters(unsigned* smem, int bins_)
+      : bytes(reinterpret_cast<unsigned char*>(smem)),
+        spill(smem + rows(bins_) * Block),
+        bins(bins_) {}
+  //! Every thread zeroes its own words and a share of the spills; a barrier must follow.
+  __device__ __forceinline__ void zero() const {
+    unsigned* words = reinterpret_cast<unsigned*>(bytes);
+    const int r = static_cast<int>(rows(bins));
+    for (int k = 0; k < r; ++k) words[k * Block + threadIdx.x] = 0;
+    for (int b = threadIdx.x; b < bins; b += Block) spill[b] = 0;
+  }
+  //! Address of the calling thread's counter of `bin`: byte (bin % 4) of word (bin / 4, t).
+  __device__ __forceinline__ unsigned char* counter(int bin) const {
+    return bytes + ((((bin >> 2) * Block + static_cast<int>(threadIdx.x)) << 2) | (bin & 3));
+  }
+  //! Adds `k` (1 .. 255) samples to bin `bin` (>= 0) of the calling thread's counters.
+  __device__ __forceinline__ void add(int bin, unsigned k) const {
+    unsigned char* c = counter(bin);
+    const unsigned sum = *c + k;
+    *c = static_cast<unsigned char>(sum);           // the low 8 bits stay in the byte
+    if (sum > 255u) atomicAdd(&spill[bin], 256u);   // the carry goes to the spill counter
+  }
+  //! After a barrier: warp w folds bins w, w + Block/32, ...: the bytes of every thread plus the
+  //! spill, one global atomic per non-empty bin. The total is the block's count: below 2^32.
+  __device__ __forceinline__ void fold(harness::Count* out) const {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    for (int b = warp; b < bins; b += Block / 32) {
+      unsigned sum = 0;
+      for (int t = lane; t < Block; t += 32) sum += bytes[(((b >> 2) * Block + t) << 2) | (b & 3)];
+      sum = __reduce_add_sync(0xffffffffu, sum);
+      if (lane == 0) {
+        sum += spill[b];
+        if (sum != 0) atomicAdd(&out[b], harness::Count{sum});
+      }
+    }
+  }
+};
+
+//! Stage 5: 16-byte loads (stage 4's loop), per-thread byte counters in shared memory.
+//! @tparam T sample type: unsigned char, int or float
+//! @tparam Map bin map (histogram_bins.cuh), at most kThreadCounterMaxBins bins
+//! @tparam Block threads per block, 32 .. 256
+//! @param[in] in n samples (aligned to sizeof(T))
+//! @param[in] n number of samples
+//! @param[in] map the bin map
+//! @param[in,out] out map.count() 64-bit counters, zeroed before the launch
+//! Launch: any grid (default: resident blocks); dynamic shared memory
+//! ThreadCounters<Block>::smem_bytes(map.count()). Barriers per block: 2.
+template <class T, class Map, int Block>
+__global__ void __launch_bounds__(Block) histogram_stage_5(const T* __restrict__ in, std::size_t n,
+                                                           Map map, harness::Count* __restrict__ out) {
+  extern __shared__ unsigned smem[];
+  const ThreadCounters<Block> counters(smem, map.count());
+  counters.zero();
+  __syncthreads();
+  auto count = [&](T x) {
+    const int bin = harness::bin_of(map, x);
+    if (bin >= 0) counters.add(bin, 1u);
+  };
+  for_each_vector(in, n, [&](const uint4& v) { for_each_in_vector<T>(v, count); }, count);
+  __syncthreads();
+  counters.fold(out);
+}
+
+//! Calls `f(T{}, map, block_constant, smem_bytes)` at the arguments' sample type, range and block
+//! size (32 .. 256), with the shared memory of ThreadCounters<Block> at their bins; `f` picks the
+//! stage's kernel `kernel<T, Map, Block>` from them. Shared by stages 5 and 6.
+//! @throws UsageError for a block size outside 32 .. 256
+template <class F>
+void with_thread_counter_config(const harness::HistogramArgs& a, F&& f) {
+  harness::with_sample_type(a.type, [&](auto t) {
+    using T = decltype(t);
+    harness::with_bin_map<T>(a, [&](auto map) {
+      harness::with_block_size(a.block, [&](auto block) {
+        constexpr int kBlock = decltype(block)::value;
+        if constexpr (kBlock <= kThreadCounterMaxBlock) {
+          f(t, map, block, ThreadCounters<kBlock>::smem_bytes(a.bins));
+        } else {
+          throw harness::UsageError("per-thread counters take blocks of at most 256 threads");
+        }
+      });
+    });
+  });
+}
+
+//! Calls `f(kernel, T{}, map, smem_bytes)` with stage 5's kernel at the arguments' type, range and block.
+template <class F>
+void with_stage_5_kernel(const harness::HistogramArgs& a, F&& f) {
+  with_thread_counter_config(a, [&](auto t, auto map, auto block, std::size_t smem) {
+    f(histogram_stage_5<decltype(t), decltype(map), decltype(block)::value>, t, map, smem);
+  });
+}
+
+//! Grid of stage 5: resident blocks of its kernel with its shared memory, at most one vector per thread.
+inline std::size_t histogram_stage_5_grid(const harness::HistogramArgs& a) {
+  return harness::resident_grid(a, samples_per_vector(a), [](const auto& args, auto&& f) { with_stage_5_kernel(args, f); });
+}
+
+//! Zeroes the histogram and launches stage 5.
+inline void launch_histogram_stage_5(const harness::HistogramArgs& a) {
+  const std::size_t grid = histogram_stage_5_grid(a);
+  CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(harness::Count), a.stream));
+  with_stage_5_kernel(a, [&](auto kernel, auto t, auto map, std::size_t smem) {
+    using T = decltype(t);
+    harness::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem);
+    kernel<<<grid, a.block, smem, a.stream>>>(a.input<T>(), a.n, map, a.output<harness::Count>());
+  });
+}
+
+//! Stage 5 as the harness sees it.
+inline harness::Stage<harness::Histogram> histogram_stage_5_stage() {
+  harness::Stage<harness::Histogram> s;
+  s.name = "histogram_stage_5";
+  s.label = "per-thread byte counters";
+  s.change = "every thread counts into its own 8-bit counters in shared memory (plain load/add/store, bank = lane): no atomics, no bank conflicts on any data";
+  s.source = "beyond the chapter: per-thread packed counters (privatisation down to the thread)";
+  s.types = {harness::DType::u8, harness::DType::i32, harness::DType::f32};
+  s.min_block = 32;
+  s.max_block = kThreadCounterMaxBlock;
+  s.grid_stride = true;
+  s.deterministic = true;
+  s.caps.max_bins = kThreadCounterMaxBins;
+  s.grid_for = histogram_stage_5_grid;
+  s.launch = launch_histogram_stage_5;
+  return s;
+}
+
+}  // namespace ch08

@@ -1,0 +1,361 @@
+// CPU tests of the histogram's host side: the bin function at its edges, the input generators,
+// the reference and its check, and the grid bound that keeps 32-bit shared counters exact.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "histogram_bins.cuh"
+#include "histogram_grid.hpp"
+#include "histogram_inputs.hpp"
+#include "histogram_reference.hpp"
+#include "histogram_sample_type.hpp"
+#include "inputs.hpp"
+
+using namespace harness;
+
+namespace {
+
+// CUB's float formula written out independently (dispatch_histogram.cuh, ScaleTransform):
+// valid iff lo <= x < hi; bin = int((x - lo) * (float(bins) / (hi - lo))), all in float.
+int cub_float_bin(int bins, float lo, float hi, float x) {
+  if (!(x >= lo && x < hi)) return -1;
+  volatile float width = hi - lo;
+  volatile float scale = static_cast<float>(bins) / width;
+  volatile float d = x - lo;
+  volatile float s = d * scale;
+  return static_cast<int>(s);  // may be == bins; CUB then counts the sample nowhere
+}
+
+// Exact floor((x - lower) * bins / (upper - lower)) for integers, in 128 bits.
+long long exact_int_bin(long long lower, long long upper, int bins, long long x) {
+  if (x < lower || x >= upper) return -1;
+  const unsigned __int128 d = static_cast<unsigned __int128>(x - lower);
+  return static_cast<long long>(d * static_cast<unsigned>(bins) /
+                                static_cast<unsigned __int128>(upper - lower));
+}
+
+}  // namespace
+
+TEST_CASE("8-bit samples, 256 bins over [0, 256): the formula is the identity", "[cpu][histogram][bins]") {
+  const IntBins m = make_bin_map<unsigned char>(256, 0, 256);
+  CHECK(m.mode == IntBins::unit);
+  for (int x = 0; x < 256; ++x) {
+    const auto u = static_cast<unsigned char>(x);
+    REQUIRE(bin_of(m, u) == x);
+    REQUIRE(bin_of(IdentityBins{}, u) == x);
+  }
+  CHECK(is_byte_identity(DType::u8, 256, 0, 256));
+  CHECK_FALSE(is_byte_identity(DType::u8, 128, 0, 256));
+  CHECK_FALSE(is_byte_identity(DType::i32, 256, 0, 256));
+}
+
+TEST_CASE("8-bit samples with other ranges and bin counts", "[cpu][histogram][bins]") {
+  const IntBins m = make_bin_map<unsigned char>(10, 20, 120);  // 10 bins of 10 values
+  CHECK(bin_of(m, static_cast<unsigned char>(19)) == -1);
+  CHECK(bin_of(m, static_cast<unsigned char>(20)) == 0);
+  CHECK(bin_of(m, static_cast<unsigned char>(119)) == 9);
+  CHECK(bin_of(m, static_cast<unsigned char>(120)) == -1);
+  CHECK(bin_of(m, static_cast<unsigned char>(255)) == -1);
+  const IntBins neg = make_bin_map<unsigned char>(4, -256, 256);  // only the upper half reachable
+  CHECK(bin_of(neg, static_cast<unsigned char>(0)) == 2);
+  CHECK(bin_of(neg, static_cast<unsigned char>(255)) == 3);
+}
+
+TEST_CASE("int samples: range edges and negative values", "[cpu][histogram][bins]") {
+  const IntBins m = make_bin_map<int>(10, -50, 50);
+  CHECK(m.mode == IntBins::narrow);
+  CHECK(bin_of(m, -51) == -1);
+  CHECK(bin_of(m, -50) == 0);
+  CHECK(bin_of(m, -41) == 0);
+  CHECK(bin_of(m, -40) == 1);
+  CHECK(bin_of(m, -5) == 4);  // d = 45: a negative sample is never wrapped into a high bin
+  CHECK(bin_of(m, -1) == 4);
+  CHECK(bin_of(m, 0) == 5);
+  CHECK(bin_of(m, 49) == 9);  // just below upper
+  CHECK(bin_of(m, 50) == -1);  // exactly upper
+  CHECK(bin_of(m, std::numeric_limits<int>::min()) == -1);
+  CHECK(bin_of(m, std::numeric_limits<int>::max()) == -1);
+}
+
+TEST_CASE("int samples: the 32-bit and 64-bit quotients are the exact floor", "[cpu][histogram][bins]") {
+  const int imin = std::numeric_limits<int>::min(), imax = std::numeric_limits<int>::max();
+  const IntBins wide = make_bin_map<int>(1000, imin, imax);
+  CHECK(wide.mode == IntBins::wide);
+  CHECK(bin_of(wide, imin) == 0);
+  CHECK(bin_of(wide, 0) == exact_int_bin(imin, imax, 1000, 0));
+  CHECK(bin_of(wide, imax - 1) == 999);
+  CHECK(bin_of(wide, imax) == -1);
+  const IntBins odd = make_bin_map<int>(7, -1001, 2999);  // narrow, bins do not divide the range
+  CHECK(odd.mode == IntBins::narrow);
+  for (long long x = -1010; x <= 3010; ++x)
+    REQUIRE(bin_of(odd, static_cast<int>(x)) == exact_int_bin(-1001, 2999, 7, x));
+  std::uint64_t s = 12345;
+  for (int k = 0; k < 100000; ++k) {
+    s = splitmix64(s);
+    const int x = static_cast<int>(static_cast<std::uint32_t>(s));
+    REQUIRE(bin_of(wide, x) == exact_int_bin(imin, imax, 1000, x));
+  }
+}
+
+TEST_CASE("one bin", "[cpu][histogram][bins]") {
+  const IntBins i1 = make_bin_map<int>(1, -3, 3);
+  for (int x = -3; x < 3; ++x) CHECK(bin_of(i1, x) == 0);
+  CHECK(bin_of(i1, 3) == -1);
+  CHECK(bin_of(i1, -4) == -1);
+  const FloatBins f1 = make_bin_map<float>(1, 0, 1);
+  CHECK(bin_of(f1, 0.0f) == 0);
+  CHECK(bin_of(f1, 0.5f) == 0);
+  CHECK(bin_of(f1, std::nextafter(1.0f, 0.0f)) == 0);
+  CHECK(bin_of(f1, 1.0f) == -1);
+}
+
+TEST_CASE("float samples: 7 bins over an odd range, edges, NaN and infinities", "[cpu][histogram][bins]") {
+  const double lower = -1.3, upper = 2.9;
+  const FloatBins m = make_bin_map<float>(7, lower, upper);
+  const float lo = static_cast<float>(lower), hi = static_cast<float>(upper);
+  CHECK(m.lower == lo);
+  CHECK(m.upper == hi);
+  const float inf = std::numeric_limits<float>::infinity();
+  CHECK(bin_of(m, lo) == 0);
+  CHECK(bin_of(m, std::nextafter(lo, -inf)) == -1);
+  CHECK(bin_of(m, hi) == -1);  // exactly upper
+  CHECK(bin_of(m, std::numeric_limits<float>::quiet_NaN()) == -1);
+  CHECK(bin_of(m, inf) == -1);
+  CHECK(bin_of(m, -inf) == -1);
+  CHECK(bin_of(m, 0.0f) == 2);  // (0 + 1.3) * 7 / 4.2 = 2.17
+  // Every float in [lo, hi) and the neighbourhood of every inner edge: bin_of equals CUB's formula,
+  // with CUB's "bin == bins" written as -1.
+  float x = std::nextafter(hi, -inf);
+  for (int k = 0; k < 4096; ++k, x = std::nextafter(x, -inf)) {
+    const int cub = cub_float_bin(7, lo, hi, x);
+    REQUIRE(bin_of(m, x) == (cub >= 7 ? -1 : cub));
+    REQUIRE(bin_of(m, x) >= -1);
+    REQUIRE(bin_of(m, x) <= 6);
+  }
+  for (int edge = 1; edge < 7; ++edge) {
+    float e = static_cast<float>(lower + edge * (upper - lower) / 7);
+    for (int k = 0; k < 64; ++k) e = std::nextafter(e, -inf);
+    for (int k = 0; k < 128; ++k, e = std::nextafter(e, inf)) {
+      const int got = bin_of(m, e);
+      REQUIRE(got == cub_float_bin(7, lo, hi, e));
+      REQUIRE((got == edge - 1 || got == edge));
+    }
+  }
+}
+
+TEST_CASE("float samples just below upper that round to bin == bins are not counted (as CUB)", "[cpu][histogram][bins]") {
+  // Look for such a sample over a few odd ranges; the documented rule must hold where one exists.
+  int found = 0;
+  for (int bins = 3; bins <= 64 && found < 5; ++bins) {
+    for (double upper : {0.7, 2.9, 10.1, 1000.3}) {
+      const FloatBins m = make_bin_map<float>(bins, -1.3, upper);
+      float x = std::nextafter(m.upper, -std::numeric_limits<float>::infinity());
+      for (int k = 0; k < 16; ++k, x = std::nextafter(x, -std::numeric_limits<float>::infinity())) {
+        if (cub_float_bin(bins, m.lower, m.upper, x) == bins) {
+          ++found;
+          CHECK(bin_of(m, x) == -1);
+          const HistogramReference ref = reference_histogram(&x, 1, bins, -1.3, upper);
+          CHECK(ref.dropped == 1);
+          CHECK(ref.counted == 0);
+        }
+      }
+    }
+  }
+  INFO("samples found that round to bin == bins: " << found);
+  CHECK(found > 0);
+}
+
+TEST_CASE("bad ranges are refused", "[cpu][histogram][bins]") {
+  CHECK_THROWS_AS(make_bin_map<int>(0, 0, 10), UsageError);
+  CHECK_THROWS_AS(make_bin_map<int>(4, 10, 10), UsageError);
+  CHECK_THROWS_AS(make_bin_map<int>(4, 0.5, 10), UsageError);
+  CHECK_THROWS_AS(make_bin_map<int>(4, 0, 3e9), UsageError);
+  CHECK_THROWS_AS(make_bin_map<float>(4, 0, std::nan("")), UsageError);
+  CHECK_THROWS_AS(make_bin_map<float>(4, 1.0, 1.0 + 1e-12), UsageError);  // same float
+  CHECK_THROWS_AS(with_sample_type(DType::f64, [](auto) { return 0; }), UsageError);
+  CHECK(with_sample_type(DType::u8, [](auto t) { return sizeof(t); }) == 1);
+}
+
+TEST_CASE("uniform input is well mixed: no 32-sample warp repeats another", "[cpu][histogram][inputs]") {
+  HistInputSpec spec;
+  spec.seed = 99;
+  const std::size_t n = std::size_t{1} << 18;
+  const auto a = make_histogram_input<unsigned char>(n, spec);
+  std::set<std::string> warps;
+  for (std::size_t w = 0; w < n / 32; ++w)
+    warps.insert(std::string(reinterpret_cast<const char*>(a.data() + 32 * w), 32));
+  CHECK(warps.size() == n / 32);
+  // No short period either: a[i] == a[i + p] for every i would need p to be a period.
+  for (std::size_t p = 1; p <= 4096; ++p) {
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < 4096; ++i) same += a[i] == a[i + p];
+    REQUIRE(same < 64);  // about 16 expected by chance
+  }
+  // Close to flat: every bin within 6 standard deviations of n / 256.
+  const HistogramReference ref = reference_histogram(a.data(), n, 256, 0, 256);
+  const double mean = n / 256.0, sd = std::sqrt(mean);
+  for (Count c : ref.counts) REQUIRE(std::fabs(static_cast<double>(c) - mean) < 6 * sd);
+  // Deterministic, and the seed matters.
+  CHECK(make_histogram_input<unsigned char>(1000, spec) ==
+        std::vector<unsigned char>(a.begin(), a.begin() + 1000));
+  spec.seed = 100;
+  CHECK(make_histogram_input<unsigned char>(1000, spec) !=
+        std::vector<unsigned char>(a.begin(), a.begin() + 1000));
+}
+
+TEST_CASE("one-bin puts every sample in one bin, for every sample type", "[cpu][histogram][inputs]") {
+  HistInputSpec spec;
+  spec.dist = HistDist::one_bin;
+  spec.seed = 5;
+  const std::size_t n = 100003;
+  {
+    const auto a = make_histogram_input<unsigned char>(n, spec);
+    const auto ref = reference_histogram(a.data(), n, 256, 0, 256);
+    CHECK(ref.counts[static_cast<std::size_t>(hot_bin(spec))] == n);
+  }
+  spec.bins = 37;
+  spec.lower = -1000;
+  spec.upper = 1000;
+  {
+    const auto a = make_histogram_input<int>(n, spec);
+    const auto ref = reference_histogram(a.data(), n, 37, -1000, 1000);
+    CHECK(ref.counts[static_cast<std::size_t>(hot_bin(spec))] == n);
+    CHECK(std::set<int>(a.begin(), a.end()).size() > 1);  // different values, one bin
+  }
+  spec.bins = 7;
+  spec.lower = -1.3;
+  spec.upper = 2.9;
+  {
+    const auto a = make_histogram_input<float>(n, spec);
+    const auto ref = reference_histogram(a.data(), n, 7, -1.3, 2.9);
+    CHECK(ref.counts[static_cast<std::size_t>(hot_bin(spec))] == n);
+  }
+}
+
+TEST_CASE("hot share puts the asked share of samples in the hot bin", "[cpu][histogram][inputs]") {
+  HistInputSpec spec;
+  spec.dist = HistDist::hot;
+  spec.seed = 11;
+  const std::size_t n = std::size_t{1} << 18;
+  for (double share : {1.0 / 256, 0.01, 0.1, 0.5, 0.9, 1.0}) {
+    spec.hot_share = share;
+    const auto a = make_histogram_input<unsigned char>(n, spec);
+    const auto ref = reference_histogram(a.data(), n, 256, 0, 256);
+    const double got = static_cast<double>(ref.counts[static_cast<std::size_t>(hot_bin(spec))]) / n;
+    INFO("share " << share << " got " << got);
+    CHECK(std::fabs(got - share) < 0.005);
+    // The rest is spread over every other bin.
+    if (share < 0.9)
+      for (Count c : ref.counts) REQUIRE(c > 0);
+  }
+}
+
+TEST_CASE("zipf and image inputs have their shapes", "[cpu][histogram][inputs]") {
+  const std::size_t n = std::size_t{1} << 18;
+  HistInputSpec spec;
+  spec.seed = 3;
+  spec.dist = HistDist::zipf;
+  const auto z = make_histogram_input<unsigned char>(n, spec);
+  const auto zr = reference_histogram(z.data(), n, 256, 0, 256);
+  Count top = 0;
+  for (Count c : zr.counts) top = std::max(top, c);
+  CHECK(static_cast<double>(top) / n > 0.1);  // a hot bin
+  CHECK(zr.counts[0] < top);                  // ranks are scattered: rank 0 is not bin 0 (seed 3)
+  spec.dist = HistDist::image;
+  const auto im = make_histogram_input<unsigned char>(n, spec);
+  double step = 0;
+  for (std::size_t i = 0; i + 1 < n; ++i) step += std::abs(im[i + 1] - im[i]);
+  CHECK(step / (n - 1) < 16);  // smooth along a row (uniform data: about 85)
+  const auto ir = reference_histogram(im.data(), n, 256, 0, 256);
+  int used = 0;
+  for (Count c : ir.counts) used += c > 0;
+  CHECK(used > 100);
+}
+
+TEST_CASE("invalid samples: out of range and NaN, counted as dropped", "[cpu][histogram][inputs]") {
+  const std::size_t n = std::size_t{1} << 16;
+  HistInputSpec spec;
+  spec.seed = 8;
+  spec.invalid_share = 0.25;
+  spec.bins = 7;
+  spec.lower = -1.3;
+  spec.upper = 2.9;
+  const auto f = make_histogram_input<float>(n, spec);
+  const auto fr = reference_histogram(f.data(), n, 7, -1.3, 2.9);
+  CHECK(std::fabs(static_cast<double>(fr.dropped) / n - 0.25) < 0.02);
+  CHECK(fr.counted + fr.dropped == n);
+  bool nan = false;
+  for (float x : f) nan = nan || std::isnan(x);
+  CHECK(nan);
+  spec.bins = 100;
+  spec.lower = -50;
+  spec.upper = 50;
+  const auto i = make_histogram_input<int>(n, spec);
+  const auto ir = reference_histogram(i.data(), n, 100, -50, 50);
+  CHECK(std::fabs(static_cast<double>(ir.dropped) / n - 0.25) < 0.02);
+  HistInputSpec bytes;
+  bytes.invalid_share = 0.1;
+  CHECK_THROWS_AS(make_histogram_input<unsigned char>(10, bytes), UsageError);
+}
+
+TEST_CASE("the reference counts exactly, in parallel", "[cpu][histogram][reference]") {
+  const std::vector<int> small{-3, 0, 1, 1, 7, 9, 10, 11, -4, 5};
+  // 5 bins over [-3, 10): bin = (x + 3) * 5 / 13, so [-3, -0.4) [-0.4, 2.2) [2.2, 4.8) [4.8, 7.4) [7.4, 10)
+  const auto r = reference_histogram(small.data(), small.size(), 5, -3, 10);
+  CHECK(r.counts == std::vector<Count>{1, 3, 0, 2, 1});  // {-3} {0,1,1} {} {5,7} {9}
+  CHECK(r.dropped == 3);                                 // 10, 11, -4
+  CHECK(r.counted == 7);
+  // Many chunks on many threads give the serial count.
+  HistInputSpec spec;
+  spec.dist = HistDist::zipf;
+  const std::size_t n = (std::size_t{1} << 21) + 3;
+  const auto a = make_histogram_input<unsigned char>(n, spec);
+  const auto ref = reference_histogram(DType::u8, a.data(), n, 256, 0, 256);
+  std::vector<Count> serial(256, 0);
+  for (unsigned char x : a) ++serial[x];
+  CHECK(ref.counts == serial);
+  CHECK(ref.counted == n);
+}
+
+TEST_CASE("the check fails on a histogram missing one sample, at the right bin", "[cpu][histogram][reference]") {
+  HistInputSpec spec;
+  spec.seed = 21;
+  const std::size_t n = 100000;
+  const auto a = make_histogram_input<unsigned char>(n, spec);
+  const auto ref = reference_histogram(a.data(), n, 256, 0, 256);
+  CHECK(check_histogram(ref.counts, ref).ok);
+  // The histogram of all samples but the last: wrong exactly at the last sample's bin.
+  const auto missing = reference_histogram(a.data(), n - 1, 256, 0, 256);
+  const Verification v = check_histogram(missing.counts, ref);
+  CHECK_FALSE(v.ok);
+  CHECK(v.kind == CheckKind::exact);
+  CHECK(v.first_bad == a[n - 1]);
+  CHECK(v.got + 1 == v.expected);
+  CHECK(v.message.find("bin " + std::to_string(a[n - 1]) + ":") != std::string::npos);
+  CHECK(v.message.find("got 99999, expected 100000") != std::string::npos);
+  // A wrong number of bins fails too.
+  CHECK_FALSE(check_histogram(std::vector<Count>(255, 0), ref).ok);
+}
+
+TEST_CASE("the grid bound keeps every shared-memory counter below 2^32", "[cpu][histogram][grid]") {
+  CHECK(min_blocks_for_counters(0) == 1);
+  CHECK(min_blocks_for_counters(kMaxSamplesPerBlock) == 1);
+  CHECK(min_blocks_for_counters(kMaxSamplesPerBlock + 1) == 2);
+  CHECK(min_blocks_for_counters(std::size_t{1} << 40) == 512);
+  // The worst share of a block in a grid-stride loop over vectors of up to 16 samples:
+  for (std::size_t n : {std::size_t{1} << 33, (std::size_t{1} << 37) + 12345}) {
+    const std::size_t grid = min_blocks_for_counters(n);
+    const std::size_t block = 1024, per_vector = 16;
+    const std::size_t vectors = (n + per_vector - 1) / per_vector;
+    const std::size_t per_block = ((vectors + grid * block - 1) / (grid * block)) * block * per_vector;
+    CHECK(per_block + 32 <= 0xFFFFFFFFull);  // + head and tail samples of block 0
+  }
+  CHECK(stage_grid(0, 100, 1000) == 100);
+  CHECK(stage_grid(5, 100, 1000) == 5);                       // --grid honoured
+  CHECK(stage_grid(1, 100, std::size_t{1} << 34) == 8);       // raised to keep counters exact
+  CHECK(stage_grid(0, std::size_t{1} << 40, 1000) == 2147483647);  // CUDA's grid limit
+}

@@ -1,0 +1,207 @@
+// GPU tests of the histogram stages and the CUB baseline: every stage against the CPU reference
+// (every bin equal) over awkward sizes, misaligned inputs, every block size, all three sample
+// types, ranges with out-of-range samples and NaN, 1 to max_bins bins, and inputs that make the
+// 8-bit counters of stages 5 and 6 wrap many times; the broken stage must fail.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "broken_histogram.cuh"
+#include "catch.hpp"
+#include "cub_histogram.hpp"
+#include "cuda_raii.hpp"
+#include "histogram_inputs.hpp"
+#include "histogram_reference.hpp"
+#include "histogram_stage_0_global_atomics.cuh"
+#include "histogram_stage_1_privatised.cuh"
+#include "histogram_stage_2_per_warp.cuh"
+#include "histogram_stage_3_coarsened.cuh"
+#include "histogram_stage_4_vector_loads.cuh"
+#include "histogram_stage_5_thread_counters.cuh"
+#include "histogram_stage_6_vector_runs.cuh"
+
+using namespace harness;
+
+namespace {
+
+std::vector<Stage<Histogram>> stages_under_test() {
+  return {ch08::histogram_stage_0_stage(), ch08::histogram_stage_1_stage(true),
+          ch08::histogram_stage_1_stage(false), ch08::histogram_stage_2_stage(),
+          ch08::histogram_stage_3_stage(), ch08::histogram_stage_4_stage(),
+          ch08::histogram_stage_5_stage(), ch08::histogram_stage_6_stage(), cub_histogram_stage()};
+}
+
+// One case: the input (generated on the host), where it starts in device memory, the launch shape.
+struct Case {
+  DType type = DType::u8;
+  HistInputSpec spec;
+  std::size_t n = 1000;
+  std::size_t offset = 0;  // samples between the 256-byte aligned allocation and the input
+  int block = 256;
+  std::size_t grid = 0;
+};
+
+std::string describe(const Stage<Histogram>& s, const Case& c) {
+  return s.name + " (" + s.label + ") type " + dtype_name(c.type) + " dist " + hist_dist_name(c.spec.dist) +
+         " n " + std::to_string(c.n) + " offset " + std::to_string(c.offset) + " block " +
+         std::to_string(c.block) + " grid " + std::to_string(c.grid) + " bins " + std::to_string(c.spec.bins) +
+         " [" + std::to_string(c.spec.lower) + ", " + std::to_string(c.spec.upper) + ")";
+}
+
+// Runs stage `s` on case `c` (output poisoned first) and checks it against the reference.
+Verification run_case(const Stage<Histogram>& s, const Case& c) {
+  const std::size_t size = dtype_size(c.type);
+  DeviceBuffer d_in((c.n + c.offset) * size);
+  HistogramReference ref;
+  with_sample_type(c.type, [&](auto t) {
+    using T = decltype(t);
+    const std::vector<T> host = make_histogram_input<T>(c.n, c.spec);
+    if (c.n > 0)
+      CUDA_CHECK(cudaMemcpy(d_in.as<T>() + c.offset, host.data(), c.n * size, cudaMemcpyHostToDevice));
+    ref = reference_histogram(host.data(), c.n, c.spec.bins, c.spec.lower, c.spec.upper);
+  });
+  DeviceBuffer d_out(static_cast<std::size_t>(c.spec.bins) * sizeof(Count));
+  HistogramArgs a;
+  a.type = c.type;
+  a.in = static_cast<const char*>(d_in.data()) + c.offset * size;
+  a.n = c.n;
+  a.out = d_out.data();
+  a.block = c.block;
+  a.grid = c.grid;
+  a.bins = c.spec.bins;
+  a.lower = c.spec.lower;
+  a.upper = c.spec.upper;
+  const std::size_t ws = s.workspace_bytes ? s.workspace_bytes(a) : 0;
+  DeviceBuffer d_ws(ws);
+  a.workspace = d_ws.data();
+  a.workspace_size = ws;
+  d_out.fill_bytes(0xFF);
+  s.launch(a);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<Count> got(static_cast<std::size_t>(c.spec.bins));
+  CUDA_CHECK(cudaMemcpy(got.data(), d_out.data(), got.size() * sizeof(Count), cudaMemcpyDeviceToHost));
+  return check_histogram(got, ref);
+}
+
+void require_pass(const Stage<Histogram>& s, const Case& c) {
+  const Verification v = run_case(s, c);
+  INFO(describe(s, c) << ": " << v.message);
+  REQUIRE(v.ok);
+}
+
+bool supports(const Stage<Histogram>& s, const Case& c) {
+  bool type_ok = false;
+  for (DType t : s.types) type_ok = type_ok || t == c.type;
+  return type_ok && c.block >= s.min_block && c.block <= s.max_block && c.spec.bins <= s.caps.max_bins &&
+         (c.grid == 0 || s.grid_stride);
+}
+
+}  // namespace
+
+TEST_CASE("every stage counts every sample type exactly over awkward sizes", "[gpu][ch08][histogram]") {
+  for (const auto& s : stages_under_test())
+    for (DType type : {DType::u8, DType::i32, DType::f32})
+      for (std::size_t n : {std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17}, std::size_t{31},
+                            std::size_t{33}, std::size_t{255}, std::size_t{257}, std::size_t{1000},
+                            std::size_t{4097}, (std::size_t{1} << 20) + 3}) {
+        Case c;
+        c.type = type;
+        c.n = n;
+        c.spec.seed = 1000 + n;
+        if (type != DType::u8) {  // int and float: an odd range with samples outside it
+          c.spec.bins = 37;
+          c.spec.lower = -1000;
+          c.spec.upper = 1000;
+          c.spec.invalid_share = 0.1;
+        }
+        if (supports(s, c)) require_pass(s, c);
+      }
+}
+
+TEST_CASE("inputs that do not start on a 16-byte boundary", "[gpu][ch08][histogram]") {
+  for (const auto& s : stages_under_test())
+    for (DType type : {DType::u8, DType::i32, DType::f32})
+      for (std::size_t offset = 0; offset < 16 / dtype_size(type); ++offset)
+        for (std::size_t n : {std::size_t{5}, std::size_t{1000}, (std::size_t{1} << 16) + 5}) {
+          Case c;
+          c.type = type;
+          c.n = n;
+          c.offset = offset;
+          if (type == DType::f32) {
+            c.spec.bins = 7;
+            c.spec.lower = -1.3;
+            c.spec.upper = 2.9;
+          } else if (type == DType::i32) {
+            c.spec.lower = -128;
+            c.spec.upper = 128;
+          }
+          if (supports(s, c)) require_pass(s, c);
+        }
+}
+
+TEST_CASE("every supported block size, and block size +-1 samples", "[gpu][ch08][histogram]") {
+  for (const auto& s : stages_under_test())
+    for (int block = 32; block <= 1024; block *= 2)
+      for (std::size_t n : {static_cast<std::size_t>(block) - 1, static_cast<std::size_t>(block) + 1,
+                            (std::size_t{1} << 18) + 7}) {
+        Case c;
+        c.block = block;
+        c.n = n;
+        if (supports(s, c)) require_pass(s, c);
+      }
+}
+
+TEST_CASE("skewed inputs and small grids: long runs in one bin wrap the 8-bit counters", "[gpu][ch08][histogram]") {
+  for (const auto& s : stages_under_test())
+    for (HistDist dist : {HistDist::one_bin, HistDist::zipf, HistDist::image, HistDist::hot})
+      for (std::size_t grid : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+        Case c;
+        c.spec.dist = dist;
+        c.spec.hot_share = 0.9;
+        c.n = (std::size_t{1} << 22) + 3;  // grid 1: each thread counts about 16,000 samples
+        c.grid = grid;
+        if (supports(s, c)) require_pass(s, c);
+      }
+}
+
+TEST_CASE("bin counts from 1 to each stage's maximum, float edges, NaN", "[gpu][ch08][histogram]") {
+  for (const auto& s : stages_under_test()) {
+    for (int bins : {1, 2, 7, 255, 256}) {
+      Case c;
+      c.n = 100003;
+      c.spec.bins = bins;  // 8-bit samples over [0, 256) into `bins` bins (not the identity unless 256)
+      if (supports(s, c)) require_pass(s, c);
+      c.type = DType::f32;
+      c.spec.lower = -1.3;
+      c.spec.upper = 2.9;
+      c.spec.invalid_share = 0.2;  // NaN, infinities, exactly upper, just below lower ...
+      if (supports(s, c)) require_pass(s, c);
+    }
+    Case c;
+    c.type = DType::i32;
+    c.n = 1 << 20;
+    c.spec.bins = std::min(s.caps.max_bins, 1 << 16);
+    c.spec.lower = -c.spec.bins;
+    c.spec.upper = c.spec.bins;  // two values per bin, negative samples included
+    c.block = std::min(256, s.max_block);
+    Verification v;
+    try {
+      v = run_case(s, c);
+    } catch (const UsageError& e) {  // the device lacks the shared memory: refused, not wrong
+      WARN(describe(s, c) << " refused: " << e.what());
+      continue;
+    }
+    INFO(describe(s, c) << ": " << v.message);
+    CHECK(v.ok);
+  }
+}
+
+TEST_CASE("the broken histogram fails the check at the first non-empty bin", "[gpu][ch08][histogram][selftest]") {
+  Case c;
+  c.n = 100000;
+  const Verification v = run_case(broken_histogram_stage(), c);
+  CHECK_FALSE(v.ok);
+  CHECK(v.got + 1 == v.expected);
+}
