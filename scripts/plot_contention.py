@@ -18,7 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-REQUIRED = ["hot_share", "stage", "gbps", "verified", "is_cub"]
+REQUIRED = ["hot_share", "stage", "gb_per_s", "verified", "is_cub"]
 CEILING = "read ceiling"
 
 
@@ -53,10 +53,10 @@ def main():
         else:
             style = dict(linestyle="-", marker="o", markersize=3)
         label = stage.replace("histogram_", "")
-        ax.plot(rows["hot_share"], rows["gbps"], label=label, **style)
+        ax.plot(rows["hot_share"], rows["gb_per_s"], label=label, **style)
         bad = rows[~rows["verified"]]
         if len(bad):
-            ax.plot(bad["hot_share"], bad["gbps"], "x", color="red", markersize=9)
+            ax.plot(bad["hot_share"], bad["gb_per_s"], "x", color="red", markersize=9)
 
     ax.set_xscale("log")
     if not args.linear:

@@ -93,7 +93,7 @@ inline void launch_histogram_stage_1(const harness::HistogramArgs& a, bool skip_
 //! Stage 1 as the harness sees it, with the chapter's empty-bin skip (`skip_empty`) or without.
 inline harness::Stage<harness::Histogram> histogram_stage_1_stage(bool skip_empty = true) {
   harness::Stage<harness::Histogram> s;
-  s.name = "histogram_stage_1";
+  s.name = skip_empty ? "histogram_stage_1" : "histogram_stage_1_fold_all";
   s.label = skip_empty ? "privatised (skip empty bins)" : "privatised (fold every bin)";
   s.change = "each block counts into its own shared-memory histogram with shared atomics and folds it into global memory once";
   s.source = "chapter 8, section 8.8; exercise 4";
