@@ -32,8 +32,11 @@ struct CeilingResult {
 };
 
 //! Enqueues the streaming read of `bytes` bytes at `in` (any alignment) on `stream`; each block
-//! writes the xor of what it read to `sink[blockIdx.x]` so the loads cannot be optimised away.
-//! @param[out] sink at least read_ceiling_blocks() words of device memory
+//! xors what it read into `sink[blockIdx.x]` so the loads cannot be optimised away.
+//! @param[in] in the bytes to read (device memory)
+//! @param[in] bytes how many
+//! @param[in,out] sink at least read_ceiling_blocks() words of device memory
+//! @param[in] stream stream to enqueue on
 void read_ceiling(const void* in, std::size_t bytes, unsigned* sink, cudaStream_t stream);
 //! Blocks the streaming read launches (a few per SM, grid-stride).
 std::size_t read_ceiling_blocks();

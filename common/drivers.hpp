@@ -1,7 +1,8 @@
 //! @file drivers.hpp
 //! @brief The two programs every problem shares: a stage program (one stage: check, time, report)
 //! and a ladder (every stage of a chapter, the CUB baseline and a bandwidth ceiling on one input).
-//! Both are written once, for any problem P; common/<problem>/ instantiates them.
+//! Both are written once, for any problem P; each problem folder (common/reduce/, common/scan/,
+//! common/histogram/) instantiates them.
 #pragma once
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 //! @file drivers_impl.hpp
 //! @brief The bodies of stage_main and ladder_main. Included only by the .cpp file of each problem
-//! (common/<problem>/<problem>_problem.cpp), which instantiates them once for that problem.
+//! (common/reduce/reduce_problem.cpp, common/scan/scan_problem.cpp, common/histogram/histogram_problem.cpp), which instantiates them once for that problem.
 #pragma once
 #include <cuda_profiler_api.h>
 #include <nvtx3/nvToolsExt.h>
@@ -96,12 +96,14 @@ inline std::string stage_number(const std::string& name) {
   return std::regex_search(name, m, trailing) ? m[1].str() : "-";
 }
 
+//! `v` with `digits` digits after the point.
 inline std::string fixed(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
 }
 
+//! The command line as one string, for the report.
 inline std::string command_line(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);

@@ -41,6 +41,12 @@ struct Measurement {
 };
 
 //! Checks `stage` on `exact` (if given) and on `timed`, then times it on `timed`.
+//! @param[in] stage the stage
+//! @param[in,out] timed the session whose input is timed (and checked)
+//! @param[in] block threads per block
+//! @param[in] grid blocks (0: the stage's default)
+//! @param[in] timing warm-up, repetitions, L2 flush, time cap
+//! @param[in] dev the device (its L2 size and peak bandwidth)
 //! @param[in] exact a session on exact data for the verdict, or nullptr when `timed` itself is
 //!            exact data (then its check is the verdict)
 //! @param[in] baseline a library baseline: block and grid are not reported

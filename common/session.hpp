@@ -36,6 +36,10 @@ class Session {
 
   //! Uploads `n` elements of `type` from `host` (a synchronous cudaMemcpy) and computes the
   //! reference (P::reference may take `host` over).
+  //! @param[in] type input element type
+  //! @param[in] config the problem's run settings
+  //! @param[in] host n elements of `type`, as bytes
+  //! @param[in] n number of elements
   //! @param[in] exact_data the data's every partial result is exact: results must match exactly
   //! @param[in] stream the stream args_for() hands to the stages and that poison() uses
   //! @throws UsageError if the input does not fit in free device memory; CudaError on CUDA failures

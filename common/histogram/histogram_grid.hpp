@@ -53,7 +53,9 @@ void allow_dynamic_smem(const void* kernel, std::size_t dynamic_smem);
 //! --grid and the counter bound (stage_grid).
 //! @tparam WithKernel callable as `with_kernel(a, f)`, calling `f(kernel, T{}, map, smem_bytes)`
 //!         with the stage's kernel for the arguments (each stage header has one)
+//! @param[in] a the launch arguments (type, n, block, grid, bins)
 //! @param[in] per_step samples a thread takes per step of its loop (1, or a vector's 16 / sizeof(T))
+//! @param[in] with_kernel the stage's kernel dispatch (see the tparam)
 template <class WithKernel>
 std::size_t resident_grid(const HistogramArgs& a, std::size_t per_step, WithKernel&& with_kernel) {
   std::size_t resident = 0;

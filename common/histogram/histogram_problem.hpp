@@ -112,7 +112,9 @@ struct Histogram {
   static Ceiling ceiling() { return Ceiling::read; }
 };
 
+//! stage_main for Histogram is compiled once, in histogram_problem.cpp.
 extern template int stage_main<Histogram>(int, char**, const StageProgram<Histogram>&);
+//! ladder_main for Histogram is compiled once, in histogram_problem.cpp.
 extern template int ladder_main<Histogram>(int, char**, const LadderSpec<Histogram>&);
 
 }  // namespace harness

@@ -23,8 +23,10 @@ enum class ReduceBug {
 //! A plain correct reduction -- grid-stride sum per thread, warp shuffles, one atomicAdd per warp --
 //! with the bug planted: reads data[0..n - 1) for drop_one, adds data[0] once more for count_twice.
 //! @tparam T float, double or int
-//! @param[in] data n elements; @param[in] n number of elements (> 0)
+//! @param[in] data n elements
+//! @param[in] n number of elements (> 0)
 //! @param[in,out] result one element, zeroed before the launch
+//! @param[in] bug which bug to plant
 template <class T>
 __global__ void broken_reduce_kernel(const T* __restrict__ data, std::size_t n, T* result, ReduceBug bug) {
   const std::size_t end = bug == ReduceBug::drop_one ? n - 1 : n;

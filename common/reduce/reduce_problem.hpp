@@ -120,7 +120,9 @@ inline double reduce_depth(double per_thread, int block, double partials) {
   return per_thread + tree_levels(block) + partials;
 }
 
+//! stage_main for Reduce is compiled once, in reduce_problem.cpp.
 extern template int stage_main<Reduce>(int, char**, const StageProgram<Reduce>&);
+//! ladder_main for Reduce is compiled once, in reduce_problem.cpp.
 extern template int ladder_main<Reduce>(int, char**, const LadderSpec<Reduce>&);
 
 }  // namespace harness

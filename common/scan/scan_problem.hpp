@@ -109,7 +109,9 @@ struct Scan {
   static Ceiling ceiling() { return Ceiling::copy; }
 };
 
+//! stage_main for Scan is compiled once, in scan_problem.cpp.
 extern template int stage_main<Scan>(int, char**, const StageProgram<Scan>&);
+//! ladder_main for Scan is compiled once, in scan_problem.cpp.
 extern template int ladder_main<Scan>(int, char**, const LadderSpec<Scan>&);
 
 }  // namespace harness
