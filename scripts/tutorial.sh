@@ -112,4 +112,9 @@ mkdir -p "$out"
 build/ch07_reduction_opt/roofline
 build/ch07_reduction_opt/reduce_ladder --n "$N" --csv "$out/ch07_ladder.csv" --md "$out/ch07_ladder.md"
 build/ch08_reduction_scan_histogram/reduce_ladder_ch08 --n "$N" --csv "$out/ch08_ladder.csv" --md "$out/ch08_ladder.md"
+build/ch08_reduction_scan_histogram/scan_ladder --n "$N" --csv "$out/ch08_scan_ladder.csv" --md "$out/ch08_scan_ladder.md"
+for d in uniform one-bin; do
+  build/ch08_reduction_scan_histogram/histogram_ladder --n "$N" --type uint8 --dist "$d" \
+    --csv "$out/ch08_histogram_ladder_$d.csv" --md "$out/ch08_histogram_ladder_$d.md"
+done
 echo "== ladders written to $out/"

@@ -17,4 +17,9 @@ std::vector<harness::Stage<harness::Scan>> all_scan_stages();
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Scan> scan_stage_named(const std::string& name);
 
+//! Runs the one-block Blelloch scan of `values` with its level-by-level trace and prints the GPU's
+//! and the host model's traces (exercise 3); see print_blelloch_trace in scan_block_blelloch.cuh.
+//! @return 0 when the GPU and the host model agree at every level, 1 otherwise
+int blelloch_trace(harness::DType type, const std::vector<double>& values);
+
 }  // namespace ch08

@@ -13,23 +13,16 @@
 #include "cuda_raii.hpp"
 #include "histogram_inputs.hpp"
 #include "histogram_reference.hpp"
-#include "histogram_stage_0_global_atomics.cuh"
-#include "histogram_stage_1_privatised.cuh"
-#include "histogram_stage_2_per_warp.cuh"
-#include "histogram_stage_3_coarsened.cuh"
-#include "histogram_stage_4_vector_loads.cuh"
-#include "histogram_stage_5_thread_counters.cuh"
-#include "histogram_stage_6_vector_runs.cuh"
+#include "ch08_histogram_stages.hpp"
 
 using namespace harness;
 
 namespace {
 
 std::vector<Stage<Histogram>> stages_under_test() {
-  return {ch08::histogram_stage_0_stage(), ch08::histogram_stage_1_stage(true),
-          ch08::histogram_stage_1_stage(false), ch08::histogram_stage_2_stage(),
-          ch08::histogram_stage_3_stage(), ch08::histogram_stage_4_stage(),
-          ch08::histogram_stage_5_stage(), ch08::histogram_stage_6_stage(), cub_histogram_stage()};
+  auto stages = ch08::all_histogram_stages();
+  stages.push_back(cub_histogram_stage());
+  return stages;
 }
 
 // One case: the input (generated on the host), where it starts in device memory, the launch shape.

@@ -18,14 +18,7 @@
 #include "inputs.hpp"
 #include "scan/broken_scan.hpp"
 #include "scan/scan_check.hpp"
-#include "scan_block_blelloch.cuh"
-#include "scan_stage_1_three_pass.cuh"
-#include "scan_stage_2_padded.cuh"
-#include "scan_stage_3_warp_shuffle.cuh"
-#include "scan_stage_4_decoupled_lookback.cuh"
-#include "scan_stage_5_vectorized.cuh"
-#include "scan_stage_6_more_items.cuh"
-#include "scan_stage_7_streaming.cuh"
+#include "ch08_scan_stages.hpp"
 
 using harness::DType;
 using harness::Dist;
@@ -34,9 +27,7 @@ using ScanStage = harness::Stage<harness::Scan>;
 namespace {
 
 std::vector<ScanStage> multi_block_stages() {
-  return {ch08::scan_stage_1_stage(), ch08::scan_stage_2_stage(), ch08::scan_stage_3_stage(),
-          ch08::scan_stage_4_stage(), ch08::scan_stage_5_stage(), ch08::scan_stage_6_stage(),
-          ch08::scan_stage_7_stage()};
+  return ch08::all_scan_stages();
 }
 
 // One input on the device (at `offset` elements into its buffer, to test misaligned pointers),
@@ -117,7 +108,7 @@ const std::vector<std::size_t> kSizes{1,    2,    31,   32,   33,   1000, 1023, 
 TEMPLATE_TEST_CASE("every scan stage on exact data, awkward sizes, every block size", "[gpu][scan]",
                    float, double, int) {
   std::vector<ScanStage> stages = multi_block_stages();
-  stages.insert(stages.begin(), ch08::scan_block_blelloch_stage());
+  stages.insert(stages.begin(), ch08::scan_stage_named("scan_block_blelloch"));
   for (std::size_t n : kSizes) {
     for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {  // 1: misaligned, the scalar path
       Runner<TestType> r(n, Dist::exact, 77 + n, offset);
@@ -187,8 +178,8 @@ TEST_CASE("the broken stage fails the check", "[gpu][scan][selftest]") {
 }
 
 TEST_CASE("the --trace kernel agrees with the host model (exercise 3)", "[gpu][scan][blelloch]") {
-  CHECK(ch08::print_blelloch_trace(DType::f32, {1, 2, 3, 4}) == 0);
-  CHECK(ch08::print_blelloch_trace(DType::i32, {3, 1, 7, 0, 4, 1, 6, 3, 5}) == 0);
+  CHECK(ch08::blelloch_trace(DType::f32, {1, 2, 3, 4}) == 0);
+  CHECK(ch08::blelloch_trace(DType::i32, {3, 1, 7, 0, 4, 1, 6, 3, 5}) == 0);
 }
 
 TEST_CASE("n = 2^31 + 1 ints through every multi-block stage", "[gpu][scan][large]") {
