@@ -1,0 +1,9 @@
+// Exercise ch07/01, the warp-shuffle sum: one source, built against the stub (exercise_ch07_01,
+// label exercise) and against the solution (solution_ch07_01, in the default run).
+#include "catch.hpp"
+#include "exercise_stage.hpp"
+#include "sweep.hpp"
+
+TEST_CASE("ch07/01 warp_shuffle_sum: every size, block size and type", "[gpu][ch07][ch07_01]") {
+  CHECK(testing_support::sweep(exercise_stage("ch07/01")) > 0);
+}

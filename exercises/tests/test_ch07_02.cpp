@@ -1,0 +1,10 @@
+// Exercise ch07/02, the last-warp unroll with __syncwarp: one source, built against the stub
+// (exercise_ch07_02, label exercise) and against the solution (solution_ch07_02, in the default
+// run). A right sum is necessary, not sufficient: the race shows under compute-sanitizer racecheck.
+#include "catch.hpp"
+#include "exercise_stage.hpp"
+#include "sweep.hpp"
+
+TEST_CASE("ch07/02 last warp with __syncwarp: every size, block size and type", "[gpu][ch07][ch07_02]") {
+  CHECK(testing_support::sweep(exercise_stage("ch07/02")) > 0);
+}

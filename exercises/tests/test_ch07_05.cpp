@@ -1,0 +1,13 @@
+// Exercise ch07/05, the one-barrier block reduction: one source, built against the stub
+// (exercise_ch07_05, label exercise) and against the solution (solution_ch07_05, in the default run).
+#include "catch.hpp"
+#include "exercise_stage.hpp"
+#include "exercise_support.hpp"
+#include "sweep.hpp"
+
+TEST_CASE("ch07/05 one-barrier block sum: every size, block size and type", "[gpu][ch07][ch07_05]") {
+  CHECK(testing_support::sweep(exercise_stage("ch07/05")) > 0);
+}
+TEST_CASE("ch07/05 one-barrier block sum: any grid the user picks", "[gpu][ch07][ch07_05]") {
+  exercise_support::check_grids(exercise_stage("ch07/05"));
+}

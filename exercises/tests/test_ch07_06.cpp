@@ -1,0 +1,16 @@
+// Exercise ch07/06, the last-block finish: one source, built against the stub (exercise_ch07_06,
+// label exercise) and against the solution (solution_ch07_06, in the default run).
+#include "catch.hpp"
+#include "exercise_stage.hpp"
+#include "exercise_support.hpp"
+#include "sweep.hpp"
+
+TEST_CASE("ch07/06 last block finishes: every size, block size and type", "[gpu][ch07][ch07_06]") {
+  CHECK(testing_support::sweep(exercise_stage("ch07/06")) > 0);
+}
+TEST_CASE("ch07/06 last block finishes: any grid the user picks", "[gpu][ch07][ch07_06]") {
+  exercise_support::check_grids(exercise_stage("ch07/06"));
+}
+TEST_CASE("ch07/06 last block finishes: one bit pattern over 10 runs", "[gpu][ch07][ch07_06][determinism]") {
+  exercise_support::check_deterministic(exercise_stage("ch07/06"));
+}
