@@ -1,10 +1,12 @@
 #include "report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "errors.hpp"
 
@@ -63,10 +65,18 @@ void write_csv(std::ostream& os, const std::vector<Record>& records) {
     first = false;
   }
   os << "\n";
+  // Every row is written under the first record's columns, by name: a column a row lacks is left
+  // empty, and a row with a column the header lacks is an error (it would shift the others).
+  const auto& header = records.front().fields;
   for (const auto& r : records) {
-    first = true;
     for (const auto& f : r.fields) {
-      os << (first ? "" : ",") << csv_field(cell_text(f.second, 10));
+      const bool known = std::any_of(header.begin(), header.end(), [&](const auto& h) { return h.first == f.first; });
+      if (!known) throw std::logic_error("write_csv: column '" + f.first + "' is not in the first row's header");
+    }
+    first = true;
+    for (const auto& h : header) {
+      const Cell* c = r.find(h.first);
+      os << (first ? "" : ",") << (c ? csv_field(cell_text(*c, 10)) : std::string());
       first = false;
     }
     os << "\n";

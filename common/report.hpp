@@ -31,7 +31,9 @@ std::string cell_text(const Cell& c, int digits = 6);
 std::string markdown_table(const std::vector<std::string>& header,
                            const std::vector<std::vector<std::string>>& rows);
 
-//! Writes records as CSV: a header line of the first record's column names, then one line each.
+//! Writes records as CSV: a header line of the first record's column names, then one line each,
+//! every value under its column by name (a column a record lacks is left empty).
+//! @throws std::logic_error when a record has a column the first record lacks
 //! Fields holding a comma, quote or newline are quoted, with quotes doubled (RFC 4180).
 void write_csv(std::ostream& os, const std::vector<Record>& records);
 

@@ -10,13 +10,11 @@ stage 0 and stage 6 differ by orders of magnitude. Rows whose check failed are d
 Needs matplotlib and pandas; renders off-screen (Agg).
 """
 import argparse
+import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import plotting  # noqa: E402  (imports matplotlib and pandas only when a figure is drawn)
 
 REQUIRED = ["hot_share", "stage", "gb_per_s", "verified", "is_cub"]
 CEILING = "read ceiling"
@@ -35,6 +33,7 @@ def main():
     ap.add_argument("--title", default=None, help="plot title (default: from the CSV)")
     args = ap.parse_args()
 
+    plt, pd = plotting.require_plotting("plot_contention.py")
     df = pd.read_csv(args.csv)
     missing = [c for c in REQUIRED if c not in df.columns]
     if missing:
@@ -65,7 +64,7 @@ def main():
     ax.set_ylabel("GB/s (samples read)")
     first = df.iloc[0]
     title = args.title or "Histogram contention: %s samples, n = %s, %s bins" % (
-        first.get("type", "?"), first.get("n", "?"), first.get("bins", "?"))
+        first.get("dtype", first.get("type", "?")), first.get("n", "?"), int(first["bins"]) if "bins" in first else "?")
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8, ncol=2)

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "catch.hpp"
 #include "errors.hpp"
@@ -38,4 +39,16 @@ TEST_CASE("check_writable leaves no empty file behind", "[cpu][report]") {
   harness::check_writable(path);
   CHECK_FALSE(static_cast<bool>(std::ifstream(path)));
   CHECK_THROWS_AS(harness::check_writable("/nonexistent-dir/x.csv"), harness::UsageError);
+}
+
+TEST_CASE("CSV rows are written by column name, never shifted", "[cpu][report]") {
+  Record a, b, c;
+  a.add("stage", std::string("s")).add("ms", 1.5).add("ok", true);
+  b.add("stage", std::string("copy")).add("ok", true);  // no "ms": left empty, not shifted
+  c.add("stage", std::string("x")).add("extra", 1LL);
+  std::ostringstream os;
+  write_csv(os, {a, b});
+  CHECK(os.str() == "stage,ms,ok\ns,1.5,true\ncopy,,true\n");
+  std::ostringstream bad;
+  CHECK_THROWS_AS(write_csv(bad, {a, c}), std::logic_error);
 }
