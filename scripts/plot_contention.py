@@ -27,11 +27,13 @@ def as_bool(series):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("csv", help="CSV written by histogram_contention --csv")
+    ap.add_argument("csv", nargs="?", help="CSV written by histogram_contention --csv (required)")
     ap.add_argument("--out", default="histogram_contention.png", help="output image (PNG or SVG)")
     ap.add_argument("--linear", action="store_true", help="linear GB/s axis")
     ap.add_argument("--title", default=None, help="plot title (default: from the CSV)")
     args = ap.parse_args()
+    if not args.csv:
+        ap.error("the following arguments are required: csv")
 
     plt, pd = plotting.require_plotting("plot_contention.py")
     df = pd.read_csv(args.csv)

@@ -2,7 +2,7 @@
 """Runs compute-sanitizer's four tools over every stage program of chapters 7 and 8.
 
   memcheck, racecheck, synccheck, initcheck  x  reduce_kernel_* (ch07), reduce_stage_*,
-  scan_stage_* and scan_block_blelloch (ch08)  x  --n 1000 and --n 4099 (neither a multiple of the
+  scan_stage_*, scan_block_blelloch and histogram_stage_* (ch08)  x  --n 1000 and --n 4099 (neither a multiple of the
   block; the one-block scan at --block 1024 and n at most 1024), --iters 1 --warmup 0
 
 Every run must be clean (exit 0, "ERROR SUMMARY: 0 errors", and for racecheck "0 hazards"),
@@ -33,11 +33,13 @@ SIZES = ["1000", "4099"]
 PROGRAM_GLOBS = [("ch07_reduction_opt", "reduce_kernel_[0-9]*"),
                  ("ch08_reduction_scan_histogram", "reduce_stage_[0-9]*"),
                  ("ch08_reduction_scan_histogram", "scan_stage_[0-9]*"),
-                 ("ch08_reduction_scan_histogram", "scan_block_blelloch")]
+                 ("ch08_reduction_scan_histogram", "scan_block_blelloch"),
+                 ("ch08_reduction_scan_histogram", "histogram_stage_[0-9]*")]
 # Programs with variants: one run per variant, with these extra flags.
 # The one-block scan takes at most one block of elements: it runs at --block 1024, n capped at 1024.
 SIZE_CAP = {"scan_block_blelloch": 1024}
 VARIANTS = {"scan_block_blelloch": [("block1024", ["--block", "1024"])],
+            "histogram_stage_1": [("skip", ["--skip-empty", "on"]), ("fold_all", ["--skip-empty", "off"])],
             "reduce_kernel_6": [("syncwarp", ["--last-warp", "syncwarp"]),
                                 ("volatile", ["--last-warp", "volatile"])]}
 # (program, variant, tool) whose hazards are the lesson: they must be reported.
