@@ -4,7 +4,7 @@
 # environment variables.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ALL_STEPS=(build test sanitize profile ladders ch08 sweep)
+ALL_STEPS=(build test sanitize profile ladders ch08 scan histogram sweep)
 
 usage() {
   cat <<'EOF'
@@ -20,6 +20,10 @@ with a summary in $OUT/summary.txt. Steps (default: all of them, in this order):
              k in $LADDER_TYPED_SIZES: reduce_ladder_2e<k>_<type>.csv / .md
   ch08       chapter 8's ladders (float sum, float max, int sum) at 2^k for k in $LADDER8_SIZES,
              reduce_barriers, atomic_vs_deterministic
+  scan       chapter 8's scan ladder, float and int, at 2^k for k in $SCAN_SIZES:
+             scan_ladder_2e<k>_<type>.csv / .md
+  histogram  chapter 8's histogram ladder, uint8, for each of uniform one-bin zipf image at 2^k for
+             k in $HIST_SIZES, and the contention sweep at 2^27: histogram_ladder_2e<k>_uint8_<dist>
   sweep      scripts/size_sweep.sh over chapter 7's ladder into $OUT/sweep
 
 Environment (default in brackets):
@@ -29,6 +33,8 @@ Environment (default in brackets):
   LADDER_SIZES        exponents of chapter 7's float ladders ["20 22 24 26 28 30"]
   LADDER_TYPED_SIZES  exponents of chapter 7's double and int ladders ["28"]
   LADDER8_SIZES       exponents of chapter 8's ladders ["28"]
+  SCAN_SIZES          exponents of the scan ladders ["26 28 30"]
+  HIST_SIZES          exponents of the histogram ladders ["28 30"]
   CTEST_ARGS          extra ctest flags for the test step [none]
   SWEEP_ARGS          extra size_sweep.sh flags [none]
 
@@ -41,7 +47,7 @@ steps=()
 for arg in "$@"; do
   case "$arg" in
     -h|--help) usage; exit 0 ;;
-    build|test|sanitize|profile|ladders|ch08|sweep) steps+=("$arg") ;;
+    build|test|sanitize|profile|ladders|ch08|scan|histogram|sweep) steps+=("$arg") ;;
     *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]}; --help)" >&2
        exit 2 ;;
   esac
@@ -121,6 +127,25 @@ if want ch08; then
   p=$(prog atomic_vs_deterministic)
   if [ -n "$p" ]; then "$p" --n 2^26 --runs 100 >"$OUT/ch08_atomic_vs_deterministic.txt" 2>&1; else missing atomic_vs_deterministic; fi
   cat "$OUT/ch08_barriers.txt" "$OUT/ch08_atomic_vs_deterministic.txt" 2>/dev/null | tee -a "$OUT/summary.txt"
+fi
+
+if want scan; then
+  for k in ${SCAN_SIZES:-26 28 30}; do
+    for t in float int; do
+      run_ladder scan_ladder "scan_ladder_2e${k}_$t" --n 2^$k --type $t --iters 30
+    done
+  done
+fi
+
+if want histogram; then
+  for k in ${HIST_SIZES:-28 30}; do
+    for d in uniform one-bin zipf image; do
+      run_ladder histogram_ladder "histogram_ladder_2e${k}_uint8_$d" --n 2^$k --type uint8 --dist $d --iters 20 --max-seconds 4
+    done
+  done
+  p=$(prog histogram_contention)
+  if [ -n "$p" ] && "$p" --n 2^27 --iters 10 --warmup 2 --max-seconds 1 --csv "$OUT/histogram_contention_2e27_uint8.csv" \
+       >"$OUT/histogram_contention_2e27_uint8.txt" 2>&1; then note "histogram contention: ok"; else note "histogram contention: FAILED"; status=1; fi
 fi
 
 if want sweep; then
