@@ -208,7 +208,7 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program) {
     std::printf("  %s %s data: %s\n", exact ? "error:     " : "check:     ", o.dist.c_str(),
                 detail::check_line(m.timed).c_str());
     std::printf("  verify:     %s (decided by the %s check)\n", m.ok() ? "PASS" : "FAIL",
-                check_name(!m.verdict.ok || m.timed.ok ? m.verdict.kind : m.timed.kind));
+                check_name(m.decided_by()));
 
     Record cfg;
     P::add_columns(config, cfg);
@@ -295,7 +295,7 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
                        detail::fixed(m.gb_per_s, 1), detail::fixed(m.pct_peak_bw, 1),
                        step > 0 ? detail::fixed(step, 2) + "x" : "", total > 0 ? detail::fixed(total, 2) + "x" : "",
                        detail::fixed(vs_cub, 2), m.ok() ? "yes" : "**NO**",
-                       check_name(!m.verdict.ok || m.timed.ok ? m.verdict.kind : m.timed.kind),
+                       check_name(m.decided_by()),
                        m.timed.kind == CheckKind::unchecked ? "not checked" : check_name(m.timed.kind)});
       Record r = measurement_record(m, cfg);
       r.add("label", m.label).add("dist", o.dist).add("step_speedup", step).add("total_speedup", total)

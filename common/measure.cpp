@@ -15,7 +15,7 @@ Record measurement_record(const Measurement& m, const Record& config) {
       .add("pct_peak_bw", m.pct_peak_bw)
       .add("gop_per_s", m.gop_per_s)
       .add("verified", m.ok())
-      .add("check", std::string(check_name(!m.verdict.ok || m.timed.ok ? m.verdict.kind : m.timed.kind)))
+      .add("check", std::string(check_name(m.decided_by())))
       .add("timed_check", std::string(check_name(m.timed.kind)))
       .add("abs_err", m.timed.abs_err)
       .add("err_bound", m.timed.bound);

@@ -38,6 +38,9 @@ struct Measurement {
   Verification timed;
   //! Both checks passed (an unchecked timed input does not fail a stage; the verdict decides).
   bool ok() const { return verdict.ok && timed.ok; }
+  //! The check that decided ok(): the verdict's, unless the verdict passed and the timed input's
+  //! check failed.
+  CheckKind decided_by() const { return !verdict.ok || timed.ok ? verdict.kind : timed.kind; }
 };
 
 //! Checks `stage` on `exact` (if given) and on `timed`, then times it on `timed`.

@@ -47,7 +47,7 @@ class Session {
           bool exact_data, cudaStream_t stream)
       : type_(type), config_(config), n_(n), exact_data_(exact_data), stream_(stream) {
     const std::size_t bytes = n * dtype_size(type);
-    ensure_device_memory(bytes, input_name());
+    ensure_device_memory(bytes, input_name(type, n));
     input_ = DeviceBuffer(bytes);
     if (bytes > 0) CUDA_CHECK(cudaMemcpy(input_.data(), host.data(), bytes, cudaMemcpyHostToDevice));
     ref_ = P::reference(type, config, host, n, exact_data);
@@ -57,7 +57,7 @@ class Session {
   //! as the constructor. Sizes the device cannot hold are refused before the host fills gigabytes.
   static Session generate(DType type, const Config& config, std::size_t n, const std::string& dist,
                           std::uint64_t seed, cudaStream_t stream) {
-    ensure_device_memory(n * dtype_size(type), "an input of n = " + std::to_string(n) + " " + dtype_name(type) + " elements");
+    ensure_device_memory(n * dtype_size(type), input_name(type, n));
     return Session(type, config, P::generate(type, config, n, dist, seed), n, P::is_exact_dist(dist),
                    stream);
   }
@@ -128,8 +128,8 @@ class Session {
   cudaStream_t stream() const { return stream_; }        //!< stream used
 
  private:
-  std::string input_name() const {
-    return "an input of n = " + std::to_string(n_) + " " + dtype_name(type_) + " elements";
+  static std::string input_name(DType type, std::size_t n) {
+    return "an input of n = " + std::to_string(n) + " " + dtype_name(type) + " elements";
   }
 
   DType type_;
