@@ -31,7 +31,8 @@ set_tests_properties(cpu.gpu_tool_scripts PROPERTIES LABELS "cpu;scripts" TIMEOU
 
 # Each chapter's profiler claims, step by step, at n = 2^24 floats, block 256: one ncu run per stage
 # program, the counters in a Markdown table, a verdict per claim (scripts/check_profile_claims.py).
-foreach(_chapter_probe IN ITEMS "ch07;reduce_kernel_1" "ch08;reduce_stage_1")
+foreach(_chapter_probe IN ITEMS "ch07;reduce_kernel_1" "ch08;reduce_stage_1" "ch08-scan;scan_stage_1"
+                               "ch08-histogram;histogram_stage_1")
   list(GET _chapter_probe 0 _chapter)
   list(GET _chapter_probe 1 _probe)
   if(NOT TARGET ${_probe})

@@ -21,6 +21,18 @@ Chapter 8 (--chapter ch08, reduce_stage_0..4; the first pass, the stage's own ke
   2 -> 3   barriers per block fall by 5 (the last five levels are shuffles)
   3 -> 4   barriers per block fall to one; shared-memory instructions fall (one value per warp)
 
+Chapter 8, scan (--chapter ch08-scan, scan_stage_1..7; the first kernel of each launch):
+  1 -> 2   shared-memory bank conflicts fall (padding of i / 32 in the Blelloch block scan)
+  4        the single pass keeps DRAM busy: throughput at least DRAM_LOOKBACK_MIN_PCT % of peak
+
+Chapter 8, histogram (--chapter ch08-histogram, histogram_stage_0..2, 8-bit samples, 256 bins):
+  0 -> 1   global atomics fall by more than 99% (privatised: one per non-empty bin per block)
+  1 -> 2   on one-bin data, with the same grid (--grid 264, so the fold is negligible): the same
+           shared atomics, but no two warps share a counter, so the kernel time falls
+
+A stage name with "@" (histogram_stage_1@one-bin) is the program before the "@", run with the
+flags stage_args gives that name.
+
 It prints every measured number, a verdict per claim, and writes a Markdown table (one row per
 stage, then the claims) to --md. The thresholds are the constants below: where the H200 and this
 compiler disagree with the chapter, the printed numbers say by how much, and a claim can be
@@ -51,9 +63,17 @@ BLOCK_REDUCE_MAX_BARRIERS = 1.0  # ch08 3 -> 4: exactly one barrier per block
 # A "falls" claim on a counter that is zero (or nearly) on both sides is not observable: the
 # compiler may turn a short if into predicated instructions, leaving no branch to diverge.
 NOT_OBSERVABLE_BELOW = 1.0       # both values below this: "not observable"
+PADDING_MIN_CONFLICT_DROP = 0.50  # scan 1 -> 2: padding removes at least half the bank conflicts
+DRAM_LOOKBACK_MIN_PCT = 60.0     # scan 4: the single pass streams at >= 60% of DRAM peak
+PRIVATISED_ATOMICS_MIN_DROP = 0.99  # histogram 0 -> 1: global atomics fall by > 99%
+PER_WARP_MIN_TIME_DROP = 0.10    # histogram 1 -> 2 on one-bin data: kernel time falls by >= 10%
+SAME_WORK_TOLERANCE = 0.01       # histogram 1 -> 2: shared atomic instructions equal within 1%
 
 K7 = "reduce_kernel_%d"
 S8 = "reduce_stage_%d"
+SC = "scan_stage_%d"
+H8 = "histogram_stage_%d"
+ONE_BIN_SAME_GRID = ["--dist", "one-bin", "--grid", "264"]
 
 # Per chapter: the stages profiled (table rows, in order), extra flags per stage, and the claims
 # (baseline stage, candidate stage, derived key, kind, threshold, required, what the chapter says).
@@ -108,6 +128,33 @@ CHAPTERS = {
              "shared ld+st instructions fall by >= 50% (one value per warp through shared memory)"),
         ],
     },
+    "ch08-scan": {
+        "title": "Chapter 8 (scan)",
+        "bin_dir": "build/ch08_reduction_scan_histogram",
+        "stages": [SC % i for i in (1, 2, 3, 4, 5, 6, 7)],
+        "stage_args": {},
+        "claims": [
+            (SC % 1, SC % 2, "conflicts", "drop", PADDING_MIN_CONFLICT_DROP, True,
+             "shared-memory bank conflicts fall (an offset of i / 32 in the block scan)"),
+            (SC % 4, SC % 4, "dram_pct", "at_least", DRAM_LOOKBACK_MIN_PCT, True,
+             "the single pass with decoupled look-back keeps DRAM busy (% of peak)"),
+        ],
+    },
+    "ch08-histogram": {
+        "title": "Chapter 8 (histogram)",
+        "bin_dir": "build/ch08_reduction_scan_histogram",
+        "type": "uint8",
+        "stages": [H8 % 0, H8 % 1, H8 % 1 + "@one-bin", H8 % 2 + "@one-bin"],
+        "stage_args": {H8 % 1 + "@one-bin": ONE_BIN_SAME_GRID, H8 % 2 + "@one-bin": ONE_BIN_SAME_GRID},
+        "claims": [
+            (H8 % 0, H8 % 1, "global_atomics", "drop", PRIVATISED_ATOMICS_MIN_DROP, True,
+             "global atomics fall by > 99% (a private histogram per block, folded once)"),
+            (H8 % 1 + "@one-bin", H8 % 2 + "@one-bin", "shared_atom", "same", SAME_WORK_TOLERANCE, True,
+             "one-bin data, same grid: the same shared atomics ..."),
+            (H8 % 1 + "@one-bin", H8 % 2 + "@one-bin", "time_us", "drop", PER_WARP_MIN_TIME_DROP, True,
+             "... but no two warps share a counter: less contention, the kernel time falls"),
+        ],
+    },
 }
 
 TABLE = [  # Markdown columns: (header, derived key, format)
@@ -120,6 +167,8 @@ TABLE = [  # Markdown columns: (header, derived key, format)
     ("divergent branch targets", "divergent", "{:,.0f}"),
     ("threads/inst (pred-on)", None, None),
     ("barriers/block", "barriers_per_block", "{:.2f}"),
+    ("shared atomics", "shared_atom", "{:,.0f}"),
+    ("global atomics", "global_atomics", "{:,.0f}"),
     ("DRAM % peak", "dram_pct", "{:.1f}"),
     ("occupancy %", "occupancy_pct", "{:.1f}"),
     ("top stall (warps/issue)", None, None),
@@ -147,6 +196,14 @@ def judge(kind, threshold, b, c):
     if kind == "at_most":
         text = "%.2f -> %.2f (needs <= %g)" % (b, c, threshold)
         return ("PASS" if c <= threshold + 1e-9 else "FAIL"), text
+    if kind == "at_least":  # a property of the candidate alone
+        text = "%.1f (needs >= %g)" % (c, threshold)
+        return ("PASS" if c >= threshold else "FAIL"), text
+    if kind == "same":
+        rel = abs(c - b) / abs(b) if b else (0.0 if c == 0 else float("inf"))
+        text = "%s -> %s (%s; needs within %g%%)" % (cs.fmt(b, "{:,.0f}"), cs.fmt(c, "{:,.0f}"),
+                                                    cs.fmt_change(cs.change_pct(b, c)), 100 * threshold)
+        return ("PASS" if rel <= threshold else "FAIL"), text
     if kind == "rise_abs":
         text = "%.1f -> %.1f (%+.1f points; needs >= +%g)" % (b, c, c - b, threshold)
         return ("PASS" if c - b >= threshold else "FAIL"), text
@@ -168,15 +225,22 @@ def stage_row(name, d):
 
 
 def stage_number(name):
-    """"reduce_kernel_7" -> "7", "reduce_stage_3" -> "3"."""
+    """"reduce_kernel_7" -> "7", "reduce_stage_3" -> "3", "histogram_stage_1@one-bin" -> "1@one-bin"."""
     return name.rsplit("_", 1)[-1]
+
+
+def program_of(name):
+    """The stage program a (possibly "@"-labelled) stage name runs: "histogram_stage_1@one-bin" ->
+    "histogram_stage_1"."""
+    return name.split("@", 1)[0]
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--chapter", choices=sorted(CHAPTERS), default="ch07",
-                    help="whose stages and claims: ch07 (reduce_kernel_*) or ch08 (reduce_stage_*); default ch07")
+                    help="whose stages and claims: ch07 (reduce_kernel_*), ch08 (reduce_stage_*), "
+                         "ch08-scan (scan_stage_*) or ch08-histogram (histogram_stage_*); default ch07")
     ap.add_argument("--bin-dir", help="folder with the chapter's stage programs "
                                       "(default build/ch07_reduction_opt or build/ch08_reduction_scan_histogram)")
     ap.add_argument("--reports", help="where the .ncu-rep files go (default: a temporary folder)")
@@ -184,7 +248,7 @@ def main(argv=None):
                     help="do not profile: read <reports>/<stage>.ncu-rep made by an earlier run")
     ap.add_argument("--n", default="2^24", help="elements per stage program (default 2^24)")
     ap.add_argument("--block", type=int, default=256, help="threads per block (default 256)")
-    ap.add_argument("--type", default="float", help="element type (default float)")
+    ap.add_argument("--type", help="element type (default float; uint8 for ch08-histogram)")
     ap.add_argument("--ncu", help="ncu executable (default: $NCU, PATH, /usr/local/cuda/bin/ncu)")
     ap.add_argument("--md", help="write the Markdown table to this file")
     ap.add_argument("--assume-gpu", action="store_true", help=argparse.SUPPRESS)  # tests only
@@ -192,6 +256,7 @@ def main(argv=None):
     chapter = CHAPTERS[a.chapter]
     stages, claims, stage_args = chapter["stages"], chapter["claims"], chapter["stage_args"]
     bin_dir = a.bin_dir or chapter["bin_dir"]
+    a.type = a.type or chapter.get("type", "float")
 
     ncu = cs.find_ncu(a.ncu)
     if not ncu:
@@ -212,13 +277,13 @@ def main(argv=None):
     for st in stages:
         try:
             if a.from_reports:
-                rep = os.path.join(reports, st + ".ncu-rep")
+                rep = os.path.join(reports, st.replace("@", "_") + ".ncu-rep")
                 results[st] = cs.derived(cs.read_report(rep, ncu=ncu))
             else:
-                prog = os.path.join(bin_dir, st)
+                prog = os.path.join(bin_dir, program_of(st))
                 if not os.access(prog, os.X_OK):
                     raise cs.ProfileError("stage program not found: %s (build first, or pass --bin-dir)" % prog)
-                results[st], rep = cs.measure(prog, reports, st, n=a.n, block=a.block, dtype=a.type,
+                results[st], rep = cs.measure(prog, reports, st.replace("@", "_"), n=a.n, block=a.block, dtype=a.type,
                                               ncu=ncu, extra_args=stage_args.get(st, []))
             print("profiled %-16s -> %s" % (st, rep))
         except cs.ProfileError as e:

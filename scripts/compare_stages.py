@@ -58,6 +58,10 @@ METRICS = [
     ("smsp__thread_inst_executed_pred_on_per_inst_executed.ratio",
      "predicated-on threads per warp instruction"),
     ("sass__inst_executed_per_opcode", "warp instructions per SASS opcode (BAR = barriers)"),
+    ("smsp__sass_inst_executed_op_shared_atom.sum", "shared-memory atomic instructions (warp level)"),
+    ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "shared-atomic wavefronts"),
+    ("smsp__sass_inst_executed_op_global_atom.sum", "global atomic instructions with a return value (warp level)"),
+    ("smsp__sass_inst_executed_op_global_red.sum", "global reductions: atomics without a return value (warp level)"),
     ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput, % of peak"),
     ("dram__bytes_read.sum", "DRAM bytes read"),
     ("sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy, %"),
@@ -81,6 +85,9 @@ ROWS = [
     ("pred_on_per_inst", "predicated-on threads / warp inst.", "{:.2f}", "higher"),
     ("barriers", "barrier (BAR) warp instructions", "{:,.0f}", "lower"),
     ("barriers_per_block", "barriers per block", "{:.2f}", "lower"),
+    ("shared_atom", "shared atomic instructions", "{:,.0f}", "lower"),
+    ("shared_atom_wavefronts", "shared-atomic wavefronts", "{:,.0f}", "lower"),
+    ("global_atomics", "global atomic instructions (ATOM + RED)", "{:,.0f}", "lower"),
     ("dram_pct", "DRAM throughput (% of peak)", "{:.1f}", "higher"),
     ("occupancy_pct", "achieved occupancy (%)", "{:.1f}", "higher"),
 ]
@@ -249,6 +256,10 @@ def derived(m):
     else:
         d["barriers_per_block"] = None
     d["grid"], d["block"] = grid, block
+    d["shared_atom"] = g("smsp__sass_inst_executed_op_shared_atom.sum")
+    d["shared_atom_wavefronts"] = g("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum")
+    atom, red = g("smsp__sass_inst_executed_op_global_atom.sum"), g("smsp__sass_inst_executed_op_global_red.sum")
+    d["global_atomics"] = None if atom is None and red is None else (atom or 0.0) + (red or 0.0)
     d["dram_pct"] = g("dram__throughput.avg.pct_of_peak_sustained_elapsed")
     d["dram_bytes"] = g("dram__bytes_read.sum")
     d["occupancy_pct"] = g("sm__warps_active.avg.pct_of_peak_sustained_active")

@@ -191,6 +191,38 @@ TEST_CASE("bin counts from 1 to each stage's maximum, float edges, NaN", "[gpu][
   }
 }
 
+TEST_CASE("one bin, one past 2^31 samples: the count passes what a 32-bit counter holds", "[gpu][ch08][histogram][large]") {
+  // Every sample is 7 and there is one bin over [0, 256): the bin's count is n = 2^31 + 1, one more
+  // than a signed 32-bit counter holds. The input is filled on the device (2 GiB, no host copy).
+  const std::size_t n = (std::size_t{1} << 31) + 1;
+  DeviceBuffer d_in(n);
+  CUDA_CHECK(cudaMemset(d_in.data(), 7, n));
+  DeviceBuffer d_out(sizeof(Count));
+  for (const auto& s : stages_under_test()) {
+    HistogramArgs a;
+    a.type = DType::u8;
+    a.in = d_in.data();
+    a.n = n;
+    a.out = d_out.data();
+    a.block = std::min(256, s.max_block);
+    a.bins = 1;
+    a.lower = 0;
+    a.upper = 256;
+    const std::size_t ws = s.workspace_bytes ? s.workspace_bytes(a) : 0;
+    DeviceBuffer d_ws(ws);
+    a.workspace = d_ws.data();
+    a.workspace_size = ws;
+    d_out.fill_bytes(0xFF);
+    s.launch(a);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    Count got = 0;
+    CUDA_CHECK(cudaMemcpy(&got, d_out.data(), sizeof(Count), cudaMemcpyDeviceToHost));
+    INFO(s.name << " (" << s.label << "): one bin, n = " << n);
+    CHECK(got == static_cast<Count>(n));
+  }
+}
+
 TEST_CASE("the broken histogram fails the check at the first non-empty bin", "[gpu][ch08][histogram][selftest]") {
   Case c;
   c.n = 100000;
