@@ -101,11 +101,12 @@ Team make_local_team(int gpus);
 //! @throws std::logic_error when built without MPI
 Team make_mpi_team();
 
-//! Times `op` with CUDA events, after `warmup` untimed runs: each timed run starts when an event
-//! on local GPU 0's stream fires, every other local stream waits for it (fork), `op` enqueues its
-//! work on the team's streams, and GPU 0's stream waits for every other stream before the stop
-//! event (join), so one clock measures the work of all local GPUs. With MPI every run begins with
-//! MPI_Barrier and its time is the slowest rank's (MPI_Allreduce MAX).
+//! Times `op` with CUDA events: `warmup` untimed runs, then `iters` timed ones, every run alike: it
+//! starts when an event on local GPU 0's stream fires, every other local stream waits for it
+//! (fork), `op` enqueues its work on the team's streams, and GPU 0's stream waits for every other
+//! stream before the stop event (join). So one clock measures the work of all local GPUs, and no
+//! run overlaps the one before it on any GPU. With MPI every run begins with MPI_Barrier and its
+//! time is the slowest rank's (MPI_Allreduce MAX).
 //! @param[in] team the GPUs
 //! @param[in] op enqueues one run on the team's streams (and must not synchronize)
 //! @param[in] warmup untimed runs first
