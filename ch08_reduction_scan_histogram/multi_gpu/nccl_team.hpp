@@ -74,10 +74,15 @@ struct Team {
   std::vector<harness::Stream> streams;  //!< one stream per local GPU (made on that GPU)
   bool one_process = true;   //!< true when this process drives every GPU of the team
 
+  //! An empty team (no GPUs, no communicators).
   Team() = default;
+  //! Not copyable: the communicators are destroyed once, by their one owner.
   Team(const Team&) = delete;
+  //! Not copyable.
   Team& operator=(const Team&) = delete;
+  //! Takes the GPUs, communicators and streams of `other`.
   Team(Team&&) = default;
+  //! Takes the GPUs, communicators and streams of `other` (this team must be empty).
   Team& operator=(Team&&) = default;
   //! Destroys the communicators (ncclCommDestroy).
   ~Team();
