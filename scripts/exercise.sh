@@ -2,6 +2,7 @@
 # Builds and runs one exercise's check, and says in words what is wrong:
 #   scripts/exercise.sh ch07/03              the stub you are working on (exercises/ch07/03_*.cuh)
 #   scripts/exercise.sh ch07/03 --solution   the same test against solutions/ch07/03_*.cuh
+#                                            (built into solutions_ch07, run as its [ch07_03] tests)
 #   scripts/exercise.sh --stubs-fail         every stub's test must fail (no exercise ships solved)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,15 +12,17 @@ usage() {
 Usage: scripts/exercise.sh CHAPTER/NUMBER [--solution]
        scripts/exercise.sh --stubs-fail
 
-  CHAPTER/NUMBER  the exercise, e.g. ch07/03 for exercises/ch07/03_grid_stride_loop.cuh
+  CHAPTER/NUMBER  the exercise, e.g. ch07/03 for exercises/ch07/03_grid_stride_loop.cuh, or
+                  ch08/05 for exercises/ch08/05_decoupled_lookback.cuh
   --solution      check the solution (solutions/...) instead of your stub
   --stubs-fail    build and run every stub's test; each must FAIL (for maintainers: an exercise
                   never ships solved)
 
-Builds the exercise's test (target exercise_<chapter>_<number>, or solution_...) in the build folder,
-runs it on the GPU, then summarises: which types, sizes and block sizes give a wrong answer and the
-first wrong value, or that every check passed. The full Catch2 output is in
-BUILD/exercises/<target>.log.
+Builds the exercise's test (target exercise_<chapter>_<number>; with --solution the chapter's
+solutions_<chapter>, run for its [<chapter>_<number>] tests) in the build folder, runs it on the GPU,
+then summarises: which types, sizes and block sizes give a wrong answer and the first wrong value,
+or that every check passed. The full Catch2 output is in BUILD/exercises/<test>.log
+(exercise_<chapter>_<number>.log or solution_<chapter>_<number>.log).
 
 Environment: BUILD (build folder, default build; configured with CMake if it has no CMakeCache.txt),
 JOBS (parallel build jobs, default nproc).
@@ -92,7 +95,7 @@ if fails:
         ns = sorted(sizes)
         shown = ", ".join(f"{n} (block {', '.join(map(str, sorted(sizes[n])))})" for n in ns[:8])
         more = f" and {len(ns) - 8} more sizes" if len(ns) > 8 else ""
-        print(f"  {t}: wrong sum at n = {shown}{more}")
+        print(f"  {t}: wrong result at n = {shown}{more}")
     extras = sorted({e for *_, e in fails if e})
     for e in extras[:6]:
         print(f"  also wrong with: {e}")
@@ -101,14 +104,15 @@ if first:
     if first[1]:
         print(f"                 {first[1]}")
 print("Read the TODO(student) comments in the exercise: each says what the stub leaves out, which is")
-print("the kind of size that fails (sizes past one block, past the grid, not a multiple of the vector...).")
+print("the kind of input that fails (sizes past one block, past the grid or one tile, not a multiple of the")
+print("vector, an identity or a NaN, ...).")
 PY
 }
 
-run_test() {  # run_test <target>: 0 pass, 1 fail, 77 no GPU
-  local exe="$BUILD/exercises/$1" log="$BUILD/exercises/$1.log" rc=0
+run_test() {  # run_test <test> [<executable> <Catch2 filter>]: 0 pass, 1 fail, 77 no GPU
+  local exe="$BUILD/exercises/${2:-$1}" log="$BUILD/exercises/$1.log" rc=0
   echo "Running $1 (the sweep over sizes, block sizes and types can take a minute) ..."
-  "$exe" >"$log" 2>&1 || rc=$?
+  if [ -n "${3:-}" ]; then "$exe" "$3" >"$log" 2>&1 || rc=$?; else "$exe" >"$log" 2>&1 || rc=$?; fi
   if [ $rc -eq 77 ]; then
     echo "No GPU found: $1 compiled, but its check runs kernels and needs an NVIDIA GPU. Run this again on a machine with one."
     return 77
@@ -146,9 +150,16 @@ chapter=${exercise%/*} number=${exercise#*/}
 shopt -s nullglob
 files=(exercises/"$chapter"/"$number"_*)
 [ ${#files[@]} -eq 1 ] || { echo "exercise.sh: error: no exercise $exercise (exercises/$chapter/${number}_*.cuh); the exercises are: $(cd exercises && ls ch*/[0-9][0-9]_* 2>/dev/null | sed 's/_.*//' | tr '\n' ' ')" >&2; exit 2; }
-target=${variant}_${chapter}_${number}
+test=${variant}_${chapter}_${number}
 echo "Exercise $exercise: $([ $variant = solution ] && echo "solutions/${files[0]#exercises/}" || echo "${files[0]}")"
 configure
-build "$target"
-rc=0; run_test "$target" || rc=$?
+rc=0
+if [ $variant = solution ]; then
+  # Every solution of a chapter is one executable, solutions_<chapter>; its tests are tagged [chNN_NN].
+  build "solutions_$chapter"
+  run_test "$test" "solutions_$chapter" "[${chapter}_${number}]" || rc=$?
+else
+  build "$test"
+  run_test "$test" || rc=$?
+fi
 exit $rc

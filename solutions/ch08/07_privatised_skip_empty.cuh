@@ -1,0 +1,99 @@
+//! @file 07_privatised_skip_empty.cuh
+//! @brief Exercise ch08/07: the privatised histogram with the empty-bin skip (SOLUTION).
+//!
+//! Goal: the histogram of section 8.8, "Histogram: Privatisation": each block counts its samples
+//! into its own histogram in shared memory, then folds it into the global histogram once, skipping
+//! the bins the block never saw (the chapter's `if (s_hist[b] != 0)`). Zeroing the shared counters
+//! and the barriers are given; you write the two updates: the count of one sample into the shared
+//! histogram and the fold of one bin into the global one. Decide for each whether it needs an
+//! atomic, and why.
+//! Builds on: histogram stage 1 (ch08_reduction_scan_histogram/histogram/histogram_stage_1_privatised.cuh,
+//! --skip-empty on); the bin rule (harness::bin_of), the grid (one thread per sample) and the
+//! launch are the chapter's.
+//! Build and check: scripts/exercise.sh ch08/07
+//!   (or: cmake --build build --target exercise_ch08_07 && ctest --test-dir build -L exercise -R ch08_07)
+//! A right answer: every bin equal to the CPU's for every n, every block size 32..1024, uint8 / int /
+//! float samples, uniform, one-bin and zipf data. The test then prints your GB/s next to the
+//! chapter's stage 1 with and without the skip (histogram_stage_1, histogram_stage_1_fold_all) on
+//! 2^26 uint8 samples, uniform and one-bin (a report, not pass/fail): the chapter's exercise 4 --
+//! is skipping empty bins always faster? -- measured on your own kernel.
+//!
+//! Why this works: many threads of a block count samples of the same bin at once (all 32 lanes of a
+//! warp, on one-bin data), so the shared counter needs atomicAdd: a plain `s_hist[bin]++` is a
+//! load, an add and a store, and two threads that load the same old value lose one of the counts
+//! (a warp of 32 lanes on one bin adds 1, not 32). In the fold each bin of the block's histogram is
+//! read by exactly one thread, but every block adds to the same global bins, so the global update
+//! needs atomicAdd as well: a plain store would keep one block's count, an unguarded `+=` would lose
+//! counts between blocks. Skipping a zero count is correct (adding 0 changes nothing); it only saves
+//! time when whole warps of bins are empty, since the warp issues the atomic if any lane needs it.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "cuda_check.hpp"
+#include "histogram_bins.cuh"
+#include "histogram_grid.hpp"
+#include "histogram_problem.hpp"
+#include "histogram_sample_type.hpp"
+#include "histogram_stage_1_privatised.cuh"  // histogram_one_per_thread_grid
+#include "kernel_support.cuh"
+#include "stage.hpp"
+
+namespace ex08 {
+
+//! One privatised histogram per block in shared memory (map.count() 32-bit counters), folded into
+//! the global histogram once, skipping empty bins. Dynamic shared memory: map.count() * 4 bytes.
+template <class T, class Map>
+__global__ void ex07_kernel(const T* __restrict__ in, std::size_t n, Map map, harness::Count* __restrict__ out) {
+  extern __shared__ unsigned s_hist[];  // this block's private histogram
+  const int bins = map.count();
+  for (int b = threadIdx.x; b < bins; b += blockDim.x) s_hist[b] = 0;
+  __syncthreads();  // every counter zeroed before any thread counts
+
+  for (std::size_t i = harness::global_thread_id(); i < n; i += harness::grid_threads()) {
+    const int bin = harness::bin_of(map, in[i]);
+    if (bin >= 0) atomicAdd(&s_hist[bin], 1u);
+  }
+  __syncthreads();  // every count done before the fold reads them
+
+  for (int b = threadIdx.x; b < bins; b += blockDim.x) {
+    const unsigned count = s_hist[b];
+    if (count != 0) atomicAdd(&out[b], harness::Count{count});
+  }
+}
+
+//! Zeroes the histogram and launches ex07_kernel on stage 1's grid (one thread per sample).
+inline void launch_ex07(const harness::HistogramArgs& a) {
+  const std::size_t grid = ch08::histogram_one_per_thread_grid(a);
+  const std::size_t smem = static_cast<std::size_t>(a.bins) * sizeof(unsigned);
+  CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(harness::Count), a.stream));
+  harness::with_sample_type(a.type, [&](auto t) {
+    using T = decltype(t);
+    harness::with_bin_map<T>(a, [&](auto map) {
+      auto kernel = ex07_kernel<T, decltype(map)>;
+      harness::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem);
+      kernel<<<grid, a.block, smem, a.stream>>>(a.input<T>(), a.n, map, a.output<harness::Count>());
+    });
+  });
+}
+
+//! The exercise as the harness runs it (stage 1's limits).
+inline harness::Stage<harness::Histogram> ex07_stage() {
+  harness::Stage<harness::Histogram> s;
+  s.name = "ch08_07_privatised_skip_empty";
+  s.label = "exercise: privatised, skip empty bins";
+  s.change = "each block counts into its own shared-memory histogram and folds its non-empty bins once";
+  s.source = "exercises/ch08/07_privatised_skip_empty.cuh";
+  s.types = {harness::DType::u8, harness::DType::i32, harness::DType::f32};
+  s.min_block = 32;
+  s.max_block = 1024;
+  s.grid_stride = true;
+  s.deterministic = true;
+  s.caps.max_bins = 24576;
+  s.grid_for = ch08::histogram_one_per_thread_grid;
+  s.launch = launch_ex07;
+  return s;
+}
+
+}  // namespace ex08
