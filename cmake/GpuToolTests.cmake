@@ -29,12 +29,15 @@ add_test(NAME cpu.gpu_tool_scripts
          COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/tests/test_gpu_tool_scripts.py)
 set_tests_properties(cpu.gpu_tool_scripts PROPERTIES LABELS "cpu;scripts" TIMEOUT 300)
 
-# Each chapter's profiler claims, step by step, at n = 2^24 floats, block 256: one ncu run per stage
-# program, the counters in a Markdown table, a verdict per claim (scripts/check_profile_claims.py).
-foreach(_chapter_probe IN ITEMS "ch07;reduce_kernel_1" "ch08;reduce_stage_1" "ch08-scan;scan_stage_1"
-                               "ch08-histogram;histogram_stage_1")
+# Each chapter's profiler claims, step by step, block 256: one ncu run per stage program, the
+# counters in a Markdown table, a verdict per claim (scripts/check_profile_claims.py). n = 2^24
+# elements (floats; 8-bit samples for the histogram), 2^26 for the scan, whose single-pass stages
+# need a run long enough for DRAM throughput to mean something.
+foreach(_chapter_probe IN ITEMS "ch07;reduce_kernel_1;2^24" "ch08;reduce_stage_1;2^24" "ch08-scan;scan_stage_1;2^26"
+                               "ch08-histogram;histogram_stage_1;2^24")
   list(GET _chapter_probe 0 _chapter)
   list(GET _chapter_probe 1 _probe)
+  list(GET _chapter_probe 2 _n)
   if(NOT TARGET ${_probe})
     continue()
   endif()
@@ -42,7 +45,7 @@ foreach(_chapter_probe IN ITEMS "ch07;reduce_kernel_1" "ch08;reduce_stage_1" "ch
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/check_profile_claims.py
                    --chapter ${_chapter}
                    --bin-dir $<TARGET_FILE_DIR:${_probe}>
-                   --n 2^24 --block 256
+                   --n ${_n} --block 256
                    --reports ${_gpu_tools_out}/${_chapter}_reports
                    --md ${_gpu_tools_out}/${_chapter}_profile_claims.md)
   set_tests_properties(profile.${_chapter}_claims PROPERTIES

@@ -106,7 +106,9 @@ function(tutorial_add_test name)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
   if(ARG_GPU)
-    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE})
+    # GPU test programs sweep up to 2^31 + 1 elements and keep inputs cached: two at once can
+    # exhaust the device's memory, so `ctest -j` runs them one at a time (CPU tests still overlap).
+    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} RESOURCE_LOCK gpu_memory)
   endif()
 endfunction()
 
@@ -169,7 +171,8 @@ ${register}")
     target_link_libraries(exercise_${id} PRIVATE ${ARG_LIBS} harness_testing harness Catch2::Catch2)
     target_include_directories(exercise_${id} PRIVATE ${PROJECT_SOURCE_DIR}/exercises/${chapter} ${PROJECT_SOURCE_DIR}/exercises/tests)
     add_test(NAME exercise_${id} COMMAND exercise_${id})
-    set_tests_properties(exercise_${id} PROPERTIES LABELS exercise TIMEOUT 900 SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE})
+    set_tests_properties(exercise_${id} PROPERTIES LABELS exercise TIMEOUT 900 SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE}
+                                                       RESOURCE_LOCK gpu_memory)
   endforeach()
   # The solutions' executable, one test per exercise.
   file(CONFIGURE OUTPUT ${solution_src} CONTENT "${solution_text}")
@@ -179,6 +182,7 @@ ${register}")
   foreach(nn IN LISTS ARG_NUMBERS)
     add_test(NAME solution_${chapter}_${nn} COMMAND solutions_${chapter} "[${chapter}_${nn}]")
     set_tests_properties(solution_${chapter}_${nn} PROPERTIES
-      LABELS "gpu;solution;${chapter}" TIMEOUT 900 SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE})
+      LABELS "gpu;solution;${chapter}" TIMEOUT 900 SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE}
+      RESOURCE_LOCK gpu_memory)
   endforeach()
 endfunction()

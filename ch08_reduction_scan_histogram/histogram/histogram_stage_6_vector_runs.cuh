@@ -29,6 +29,18 @@
 
 namespace ch08 {
 
+//! The first sample (lowest address) of a 16-byte vector.
+template <class T>
+__device__ __forceinline__ T first_in_vector(const uint4& v) {
+  if constexpr (std::is_same_v<T, unsigned char>) {
+    return static_cast<unsigned char>(v.x & 0xFFu);
+  } else if constexpr (std::is_same_v<T, float>) {
+    return __uint_as_float(v.x);
+  } else {
+    return static_cast<int>(v.x);
+  }
+}
+
 //! Counts one 16-byte vector into per-thread counters, with one add when all its samples share a bin.
 //! @tparam T sample type; @tparam Map bin map; @tparam Block threads per block
 template <class T, class Map, int Block>
@@ -44,19 +56,18 @@ __device__ __forceinline__ void count_vector_with_runs(const uint4& v, const Map
     }
     for_each_in_vector<T>(v, [&](T x) { counters.add(harness::bin_of(map, x), 1u); });
   } else {
-    int bins[S];
-    int k = 0;
-    for_each_in_vector<T>(v, [&](T x) { bins[k++] = harness::bin_of(map, x); });
-    bool same = bins[0] >= 0;
-#pragma unroll
-    for (int j = 1; j < S; ++j) same = same && bins[j] == bins[0];
+    // Other maps: the bin of the vector's first sample, then whether every sample has that bin.
+    const int first = harness::bin_of(map, first_in_vector<T>(v));
+    bool same = first >= 0;
+    for_each_in_vector<T>(v, [&](T x) { same = same && harness::bin_of(map, x) == first; });
     if (same) {
-      counters.add(bins[0], S);
+      counters.add(first, S);
       return;
     }
-#pragma unroll
-    for (int j = 0; j < S; ++j)
-      if (bins[j] >= 0) counters.add(bins[j], 1u);
+    for_each_in_vector<T>(v, [&](T x) {
+      const int bin = harness::bin_of(map, x);
+      if (bin >= 0) counters.add(bin, 1u);
+    });
   }
 }
 

@@ -159,6 +159,26 @@ TEST_CASE("skewed inputs and small grids: long runs in one bin wrap the 8-bit co
       }
 }
 
+TEST_CASE("int and float samples with runs in one bin: every vector single-bin", "[gpu][ch08][histogram]") {
+  // One-bin and hot data for the non-identity bin maps: stage 6 counts a vector whose samples share
+  // a bin with one add, a path 8-bit samples over [0, 256) never take.
+  for (const auto& s : stages_under_test())
+    for (DType type : {DType::f32, DType::i32})
+      for (HistDist dist : {HistDist::one_bin, HistDist::hot})
+        for (int bins : {1, 7, 256}) {
+          Case c;
+          c.type = type;
+          c.spec.dist = dist;
+          c.spec.hot_share = 0.9;
+          c.spec.bins = bins;
+          c.spec.lower = type == DType::f32 ? -1.5 : -1000;
+          c.spec.upper = type == DType::f32 ? 2.5 : 1000;
+          c.spec.seed = 77 + bins;
+          c.n = 100003;
+          if (supports(s, c)) require_pass(s, c);
+        }
+}
+
 TEST_CASE("bin counts from 1 to each stage's maximum, float edges, NaN", "[gpu][ch08][histogram]") {
   for (const auto& s : stages_under_test()) {
     for (int bins : {1, 2, 7, 255, 256}) {
