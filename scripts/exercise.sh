@@ -70,20 +70,28 @@ summarise() {
   python3 - "$1" <<'PY'
 import re, sys
 text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
-ctx = re.compile(r"^\s+(\S+): type (\S+), .*?n (\d+), block (\d+)(.*)$")
+# One failure: "...: FAILED:" up to the next one. Catch2 wraps long messages at 80 columns, so the
+# lines after "with messages:" (up to a blank line) are joined before they are read.
+ctx = re.compile(r"(\S+): type (\S+), .*?\bn (\d+), block (\d+)(.*)$")
+detail_re = re.compile(r"\s((?:exact|bound|not checked|overflow)\S*:.*)$")
 fails, first = [], None
-for block in re.split(r"\n-{20,}\n", text):
-    if "FAILED:" not in block:
-        continue
-    msgs = block.split("with messages:", 1)[1].splitlines() if "with messages:" in block else []
-    c = next((m for m in map(ctx.match, msgs) if m), None)
-    detail = next((l.strip() for l in msgs if re.match(r"\s+(exact|bound|not checked|overflow)\S*:", l)), "")
+for failure in re.split(r"\n(?=[^\n]*FAILED:[ \t]*\n)", text)[1:]:
+    msgs = ""
+    if "with messages:" in failure:
+        part = failure.split("with messages:", 1)[1].lstrip("\n").split("\n\n", 1)[0]
+        msgs = " ".join(l.strip() for l in part.splitlines() if l.strip())
+    d = detail_re.search(msgs)
+    detail = d.group(1) if d else ""
+    where = msgs[:d.start()] if d else msgs
+    c = ctx.search(where)
     if c:
-        fails.append((c.group(2), int(c.group(3)), int(c.group(4)), c.group(5).strip(", ")))
+        extra = re.sub(r",?\s*seed\s*\d*", "", c.group(5)).strip(", ")  # the seed is not a cause
+        fails.append((c.group(2), int(c.group(3)), int(c.group(4)), extra))
         if first is None:
             first = (c.group(0).strip(), detail)
     elif first is None:
-        first = (" ".join(l.strip() for l in msgs) or block.strip().splitlines()[-1], detail)
+        lines = [l.strip() for l in failure.strip().splitlines() if l.strip()]
+        first = (msgs or (lines[-1] if lines else "?"), detail)
 if not fails and first is None:
     sys.exit(0)
 print("What is wrong:")
