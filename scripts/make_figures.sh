@@ -12,6 +12,11 @@ Redraws the figures of the chapter pages from the committed ladder CSVs:
   ch08_2e28_bandwidth.png, ch08_2e28_roofline.png   chapter 8's ladders at 2^28 (float sum, float max,
                                                     int sum; the roofline shows the float sum)
   ch07_size_sweep.png                               stage 11 and CUB from 2^16 to 2^30 floats
+  ch08_scan_2e30_bandwidth.png, ..._roofline.png    chapter 8's scan ladder at 2^30 floats
+  ch08_histogram_2e30_bandwidth.png, ..._roofline.png  chapter 8's histogram ladder at 2^30 uint8
+                                                    samples, uniform data
+  ch08_histogram_contention.png                     every histogram stage and CUB against the
+                                                    share of samples in the hottest bin (2^27)
 Each CSV is found by its name anywhere under the results folder (subfolders included), so the
 files may move between folders; a name found twice is an error.
 
@@ -58,6 +63,9 @@ ch08=()
 for f in reduce_ladder_ch08_2e28_float_sum.csv reduce_ladder_ch08_2e28_float_max.csv reduce_ladder_ch08_2e28_int_sum.csv; do
   p=$(csv "$f"); ch08+=("$p")
 done
+scan=$(csv scan_ladder_2e30_float.csv)
+hist=$(csv histogram_ladder_2e30_uint8_uniform.csv)
+contention=$(csv histogram_contention_2e27_uint8.csv)
 sweep_flushed=$(csv sweep_flushed.csv)
 sweep_warm=$(csv sweep_warm.csv)
 
@@ -65,6 +73,9 @@ if [ "$list" = 1 ]; then
   echo "ch07_2e28_{bandwidth,roofline}.png  <- $ch07"
   echo "ch08_2e28_{bandwidth,roofline}.png  <- ${ch08[*]}"
   echo "ch07_size_sweep.png                 <- $sweep_flushed $sweep_warm"
+  echo "ch08_scan_2e30_{bandwidth,roofline}.png <- $scan"
+  echo "ch08_histogram_2e30_{bandwidth,roofline}.png <- $hist"
+  echo "ch08_histogram_contention.png       <- $contention"
   exit 0
 fi
 
@@ -74,6 +85,9 @@ python3 scripts/plot_ladder.py "$ch07" --out-dir "$out" --prefix ch07_2e28 || rc
 [ $rc -eq 0 ] && { python3 scripts/plot_ladder.py "${ch08[@]}" --out-dir "$out" --prefix ch08_2e28 || rc=$?; }
 [ $rc -eq 0 ] && { python3 scripts/plot_size_sweep.py "flushed=$sweep_flushed" "warm=$sweep_warm" \
                      --stage reduce_kernel_11 --out "$out/ch07_size_sweep.png" || rc=$?; }
+[ $rc -eq 0 ] && { python3 scripts/plot_ladder.py "$scan" --out-dir "$out" --prefix ch08_scan_2e30 || rc=$?; }
+[ $rc -eq 0 ] && { python3 scripts/plot_ladder.py "$hist" --out-dir "$out" --prefix ch08_histogram_2e30 || rc=$?; }
+[ $rc -eq 0 ] && { python3 scripts/plot_contention.py "$contention" --out "$out/ch08_histogram_contention.png" || rc=$?; }
 if [ $rc -ne 0 ]; then
   [ $rc -eq 77 ] && exit 77
   echo "make_figures.sh: a plot failed (exit $rc)" >&2; exit 1
