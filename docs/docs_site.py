@@ -186,6 +186,25 @@ CSV_COLUMNS = ["stage", "n", "dtype", "op", "block", "grid", "iters", "ms_median
                "pct_peak_bw", "vs_cub", "verified", "check"]
 
 
+WORD_AT_RE = re.compile(r"(?<=\w)([@\\])(?=\w)")
+
+
+def escape_commands(text):
+    """Doxygen reads `@word` and `\\word` as commands, also inside a table cell; a program's output
+    such as `histogram_stage_1@grid` must show as written. Escapes @ and \\ between two word
+    characters outside code spans and fenced code (a page's own `(@ref x)` links are left alone)."""
+    out, fence = [], None
+    for line in text.splitlines(True):
+        m = FENCE_RE.match(line)
+        if m:
+            fence = m.group(1) if fence is None else (None if m.group(1) == fence else fence)
+        elif fence is None:
+            parts = line.split("`")
+            line = "`".join(WORD_AT_RE.sub(r"\\\1", p) if i % 2 == 0 else p for i, p in enumerate(parts))
+        out.append(line)
+    return "".join(out)
+
+
 def csv_table(path):
     """A Markdown table of a CSV: the columns of CSV_COLUMNS it has (all columns if none)."""
     with open(path, newline="", encoding="utf-8") as f:
@@ -195,7 +214,7 @@ def csv_table(path):
     cols = [c for c in CSV_COLUMNS if c in rows[0]] or list(rows[0].keys())
 
     def cell(v):
-        v = (v or "").replace("|", "\\|")
+        v = WORD_AT_RE.sub(r"\\\1", (v or "").replace("|", "\\|"))
         try:
             x = float(v)
             if "." in v or "e" in v.lower():
@@ -275,7 +294,7 @@ def folder_page(folder):
             twin = os.path.join(folder, base + ".csv")
             if os.path.isfile(twin):
                 out.append("The same table with every column: %s.\n\n" % raw_link(twin, "`%s`" % os.path.basename(twin)))
-            out.append(demote(rewrite_links(text, folder, folder), 2).strip("\n") + "\n\n")
+            out.append(demote(escape_commands(rewrite_links(text, folder, folder)), 2).strip("\n") + "\n\n")
         elif ext == ".csv":
             out.append("As written: %s. The main columns:\n\n" % raw_link(path, "the CSV file (every column)"))
             out.append(csv_table(path) + "\n")

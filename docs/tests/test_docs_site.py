@@ -117,6 +117,13 @@ class ResultsPages(unittest.TestCase):
         finally:
             shutil.rmtree(tmp)
 
+    def test_program_output_is_not_read_as_doxygen_commands(self):
+        text = "| histogram_stage_1@one-bin | 1@grid -> 2@grid |\n`a@b` [x](@ref y)\n~~~\nc@d\n~~~\n"
+        out = site.escape_commands(text)
+        self.assertIn("| histogram_stage_1\\@one-bin | 1\\@grid -> 2\\@grid |", out)
+        self.assertIn("`a@b` [x](@ref y)", out)  # code spans and links as written
+        self.assertIn("\nc@d\n", out)           # fenced code as written
+
     def test_csv_table_reads_columns_by_name(self):
         tmp = tempfile.mkdtemp()
         try:
