@@ -25,6 +25,13 @@ with a summary in $OUT/summary.txt. Steps (default: all of them, in this order):
   histogram  chapter 8's histogram ladder, uint8, for each of uniform one-bin zipf image at 2^k for
              k in $HIST_SIZES, and the contention sweep at 2^27: histogram_ladder_2e<k>_uint8_<dist>
   sweep      scripts/size_sweep.sh over chapter 7's ladder into $OUT/sweep
+Steps run only when named:
+  multigpu   ctest -L multigpu, then the multi-GPU tables (strong scaling of multi_gpu_reduce at
+             2^28, 2^30 and 2^31 + 5 floats, multi_gpu_allreduce at 2^16 .. 2^28) into
+             $OUT/multi_gpu (needs NCCL; more than one GPU for more than G = 1)
+  commands   scripts/run_doc_commands.py --skip tutorial.sh: every command the README and the
+             chapter pages show, as printed, from the repository's root ($OUT/doc_commands.log); the
+             pages say build/, so a link build -> $BUILD is made when there is no build/
 
 Environment (default in brackets):
   OUT                 log folder [./gpu-results]
@@ -47,8 +54,8 @@ steps=()
 for arg in "$@"; do
   case "$arg" in
     -h|--help) usage; exit 0 ;;
-    build|test|sanitize|profile|ladders|ch08|scan|histogram|sweep) steps+=("$arg") ;;
-    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]}; --help)" >&2
+    build|test|sanitize|profile|ladders|ch08|scan|histogram|sweep|multigpu|commands) steps+=("$arg") ;;
+    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]} multigpu commands; --help)" >&2
        exit 2 ;;
   esac
 done
@@ -151,5 +158,25 @@ fi
 if want sweep; then
   if scripts/size_sweep.sh --ladder "$(prog reduce_ladder)" --out "$OUT/sweep" ${SWEEP_ARGS:-} >"$OUT/sweep.log" 2>&1; then note "size sweep: ok"; else note "size sweep: FAILED"; status=1; fi
 fi
+if want multigpu; then
+  export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off (see multi_gpu/README.md)
+  mkdir -p "$OUT/multi_gpu"
+  if ctest --test-dir "$BUILD" --output-on-failure -L multigpu >"$OUT/multi_gpu/ctest.log" 2>&1; then note "multigpu tests: ok"; else note "multigpu tests: FAILED"; status=1; fi
+  p=$(prog multi_gpu_reduce); q=$(prog multi_gpu_allreduce)
+  if [ -n "$p" ] && [ -n "$q" ]; then
+    "$p" --scaling --n 2^28 2^30 2^31+5 --md "$OUT/multi_gpu/reduce_float.md" --csv "$OUT/multi_gpu/reduce_float.csv" >"$OUT/multi_gpu/reduce_float.log" 2>&1 || { note "multi_gpu_reduce: FAILED"; status=1; }
+    "$q" --sizes 2^16 2^20 2^24 2^26 2^28 --md "$OUT/multi_gpu/allreduce.md" --csv "$OUT/multi_gpu/allreduce.csv" >"$OUT/multi_gpu/allreduce.log" 2>&1 || { note "multi_gpu_allreduce: FAILED"; status=1; }
+    cat "$OUT/multi_gpu/reduce_float.md" "$OUT/multi_gpu/allreduce.md" 2>/dev/null
+  else
+    note "multigpu: the programs are not built under $BUILD (no NCCL at configure time?)"; status=1
+  fi
+fi
+
+if want commands; then
+  [ -e build ] || [ "$BUILD" = build ] || ln -s "$BUILD" build
+  if python3 scripts/run_doc_commands.py --skip tutorial.sh >"$OUT/doc_commands.log" 2>&1; then note "README commands: ok"; else note "README commands: FAILED"; status=1; fi
+  tail -3 "$OUT/doc_commands.log" | tee -a "$OUT/summary.txt"
+fi
+
 note "exit status $status"
 exit $status
