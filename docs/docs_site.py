@@ -47,6 +47,24 @@ LINK_RE = re.compile(r'(!?\[(?:[^\[\]]|\[[^\]]*\])*\]\()(\s*)([^)\s]+)((?:\s+"[^
 FENCE_RE = re.compile(r"^\s*(```|~~~)")
 
 
+def fenced(lines):
+    """(line, in_code) for each of `lines`: in_code is true inside fenced code blocks and on their
+    ``` / ~~~ delimiter lines (a block ends at the delimiter it opened with)."""
+    fence = None
+    for line in lines:
+        m = FENCE_RE.match(line)
+        if m:
+            fence = m.group(1) if fence is None else (None if m.group(1) == fence else fence)
+            yield line, True
+        else:
+            yield line, fence is not None
+
+
+def map_outside_fences(text, f):
+    """`text` with f(line) in place of every line outside fenced code."""
+    return "".join(line if in_code else f(line) for line, in_code in fenced(text.splitlines(True)))
+
+
 # ----------------------------------------------------------------------------------------------
 # Names
 # ----------------------------------------------------------------------------------------------
@@ -112,41 +130,19 @@ def site_target(target, base_dir, page_dir):
 
 def rewrite_links(text, base_dir, page_dir):
     """`text` with every link outside fenced code blocks aimed at the site."""
-    out, fence = [], None
-    for line in text.splitlines(True):
-        m = FENCE_RE.match(line)
-        if m:
-            if fence is None:
-                fence = m.group(1)
-            elif m.group(1) == fence:
-                fence = None
-            out.append(line)
-            continue
-        if fence is not None:
-            out.append(line)
-            continue
-
-        def repl(mm):
-            new = site_target(mm.group(3), base_dir, page_dir)
-            return mm.group(0) if new is None else mm.group(1) + mm.group(2) + new + mm.group(4)
-        out.append(LINK_RE.sub(repl, line))
-    return "".join(out)
+    def repl(mm):
+        new = site_target(mm.group(3), base_dir, page_dir)
+        return mm.group(0) if new is None else mm.group(1) + mm.group(2) + new + mm.group(4)
+    return map_outside_fences(text, lambda line: LINK_RE.sub(repl, line))
 
 
 def start_here_section():
     """docs/start_here.md as the main page's "Start here" section: its title becomes a level-2
     heading, its other headings go one level down, its links are aimed from the repository root."""
     with open(START_HERE, encoding="utf-8") as f:
-        lines = f.read().splitlines(True)
-    out, fence = [], None
-    for i, line in enumerate(lines):
-        m = FENCE_RE.match(line)
-        if m:
-            fence = m.group(1) if fence is None else (None if m.group(1) == fence else fence)
-        elif fence is None and line.startswith("#"):
-            line = "#" + line
-        out.append(line)
-    return rewrite_links("".join(out), DOCS, ROOT)
+        text = f.read()
+    demoted = map_outside_fences(text, lambda line: "#" + line if line.startswith("#") else line)
+    return rewrite_links(demoted, DOCS, ROOT)
 
 
 def main_page(text):
@@ -193,16 +189,10 @@ def escape_commands(text):
     """Doxygen reads `@word` and `\\word` as commands, also inside a table cell; a program's output
     such as `histogram_stage_1@grid` must show as written. Escapes @ and \\ between two word
     characters outside code spans and fenced code (a page's own `(@ref x)` links are left alone)."""
-    out, fence = [], None
-    for line in text.splitlines(True):
-        m = FENCE_RE.match(line)
-        if m:
-            fence = m.group(1) if fence is None else (None if m.group(1) == fence else fence)
-        elif fence is None:
-            parts = line.split("`")
-            line = "`".join(WORD_AT_RE.sub(r"\\\1", p) if i % 2 == 0 else p for i, p in enumerate(parts))
-        out.append(line)
-    return "".join(out)
+    def escape(line):
+        parts = line.split("`")
+        return "`".join(WORD_AT_RE.sub(r"\\\1", p) if i % 2 == 0 else p for i, p in enumerate(parts))
+    return map_outside_fences(text, escape)
 
 
 def csv_table(path):
@@ -229,15 +219,7 @@ def csv_table(path):
 
 def demote(text, levels=1):
     """Markdown headings `levels` deeper (outside fenced code)."""
-    out, fence = [], None
-    for line in text.splitlines(True):
-        m = FENCE_RE.match(line)
-        if m:
-            fence = m.group(1) if fence is None else (None if m.group(1) == fence else fence)
-        elif fence is None and re.match(r"^#{1,5}\s", line):
-            line = "#" * levels + line
-        out.append(line)
-    return "".join(out)
+    return map_outside_fences(text, lambda line: "#" * levels + line if re.match(r"^#{1,5}\s", line) else line)
 
 
 def verbatim(text):
@@ -402,13 +384,8 @@ def check_sources(pages):
     for page in pages:
         with open(page, encoding="utf-8") as f:
             text = f.read()
-        fence = None
-        for line in text.splitlines():
-            m = FENCE_RE.match(line)
-            if m:
-                fence = m.group(1) if fence is None else (None if m.group(1) == fence else fence)
-                continue
-            if fence is not None:
+        for line, in_code in fenced(text.splitlines()):
+            if in_code:
                 continue
             for mm in LINK_RE.finditer(line):
                 target = mm.group(3)
