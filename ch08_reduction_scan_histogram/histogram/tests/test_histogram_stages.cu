@@ -42,6 +42,24 @@ std::string describe(const Stage<Histogram>& s, const Case& c) {
          " [" + std::to_string(c.spec.lower) + ", " + std::to_string(c.spec.upper) + ")";
 }
 
+// Launches stage `s` on `a` (a.in, n, type, block, grid, bins and range set): allocates its
+// workspace and the bins, poisons the bins first, and returns what the stage wrote.
+std::vector<Count> launch_and_read(const Stage<Histogram>& s, HistogramArgs a) {
+  DeviceBuffer d_out(static_cast<std::size_t>(a.bins) * sizeof(Count));
+  a.out = d_out.data();
+  const std::size_t ws = s.workspace_bytes ? s.workspace_bytes(a) : 0;
+  DeviceBuffer d_ws(ws);
+  a.workspace = d_ws.data();
+  a.workspace_size = ws;
+  d_out.fill_bytes(0xFF);
+  s.launch(a);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<Count> got(static_cast<std::size_t>(a.bins));
+  CUDA_CHECK(cudaMemcpy(got.data(), d_out.data(), got.size() * sizeof(Count), cudaMemcpyDeviceToHost));
+  return got;
+}
+
 // Runs stage `s` on case `c` (output poisoned first) and checks it against the reference.
 Verification run_case(const Stage<Histogram>& s, const Case& c) {
   const std::size_t size = dtype_size(c.type);
@@ -54,28 +72,16 @@ Verification run_case(const Stage<Histogram>& s, const Case& c) {
       CUDA_CHECK(cudaMemcpy(d_in.as<T>() + c.offset, host.data(), c.n * size, cudaMemcpyHostToDevice));
     ref = reference_histogram(host.data(), c.n, c.spec.bins, c.spec.lower, c.spec.upper);
   });
-  DeviceBuffer d_out(static_cast<std::size_t>(c.spec.bins) * sizeof(Count));
   HistogramArgs a;
   a.type = c.type;
   a.in = static_cast<const char*>(d_in.data()) + c.offset * size;
   a.n = c.n;
-  a.out = d_out.data();
   a.block = c.block;
   a.grid = c.grid;
   a.bins = c.spec.bins;
   a.lower = c.spec.lower;
   a.upper = c.spec.upper;
-  const std::size_t ws = s.workspace_bytes ? s.workspace_bytes(a) : 0;
-  DeviceBuffer d_ws(ws);
-  a.workspace = d_ws.data();
-  a.workspace_size = ws;
-  d_out.fill_bytes(0xFF);
-  s.launch(a);
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<Count> got(static_cast<std::size_t>(c.spec.bins));
-  CUDA_CHECK(cudaMemcpy(got.data(), d_out.data(), got.size() * sizeof(Count), cudaMemcpyDeviceToHost));
-  return check_histogram(got, ref);
+  return check_histogram(launch_and_read(s, a), ref);
 }
 
 void require_pass(const Stage<Histogram>& s, const Case& c) {
@@ -217,29 +223,17 @@ TEST_CASE("one bin, one past 2^31 samples: the count passes what a 32-bit counte
   const std::size_t n = (std::size_t{1} << 31) + 1;
   DeviceBuffer d_in(n);
   CUDA_CHECK(cudaMemset(d_in.data(), 7, n));
-  DeviceBuffer d_out(sizeof(Count));
   for (const auto& s : stages_under_test()) {
     HistogramArgs a;
     a.type = DType::u8;
     a.in = d_in.data();
     a.n = n;
-    a.out = d_out.data();
     a.block = std::min(256, s.max_block);
     a.bins = 1;
     a.lower = 0;
     a.upper = 256;
-    const std::size_t ws = s.workspace_bytes ? s.workspace_bytes(a) : 0;
-    DeviceBuffer d_ws(ws);
-    a.workspace = d_ws.data();
-    a.workspace_size = ws;
-    d_out.fill_bytes(0xFF);
-    s.launch(a);
-    CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    Count got = 0;
-    CUDA_CHECK(cudaMemcpy(&got, d_out.data(), sizeof(Count), cudaMemcpyDeviceToHost));
     INFO(s.name << " (" << s.label << "): one bin, n = " << n);
-    CHECK(got == static_cast<Count>(n));
+    CHECK(launch_and_read(s, a)[0] == static_cast<Count>(n));
   }
 }
 
