@@ -250,22 +250,10 @@ int run(const Options& o, const std::vector<std::size_t>& sizes) {
   const int visible = multi_gpu::visible_gpus();  // NoGpuError (77) when there is none
   int gpus = 0;
   if (multi_gpu::built_with_mpi()) {
-    gpus = multi_gpu::process_count();
-    if (o.gpus != 0 && o.gpus != gpus)
-      throw harness::UsageError("--gpus " + std::to_string(o.gpus) + " but " + std::to_string(gpus) +
-                                " processes: with MPI there is one GPU per process (mpirun -np G)");
+    gpus = multi_gpu::mpi_team_size(o.gpus);
   } else {
-    gpus = o.gpus == 0 ? visible : o.gpus;
-    if (gpus > visible) {
-      const std::string why = "--gpus " + std::to_string(gpus) + " asks for more GPUs than the " +
-                              std::to_string(visible) + " visible";
-      if (o.skip_missing) {
-        std::printf("%s: %s.\nNothing was run: this test needs %d GPUs (exit code %d).\n", kProgram, why.c_str(),
-                    gpus, harness::kExitNoGpu);
-        return harness::kExitNoGpu;
-      }
-      throw harness::UsageError(why);
-    }
+    gpus = multi_gpu::one_process_team_size(o.gpus, visible, o.skip_missing, kProgram);
+    if (gpus == 0) return harness::kExitNoGpu;
     if (gpus > multi_gpu::kMaxArrays)
       throw harness::UsageError("at most " + std::to_string(multi_gpu::kMaxArrays) + " GPUs in one process");
   }

@@ -332,26 +332,14 @@ int run(const Options& o, const std::vector<std::size_t>& sizes) {
   const int visible = multi_gpu::visible_gpus();  // NoGpuError (77) when there is none
   std::vector<int> team_sizes;
   if (multi_gpu::built_with_mpi()) {
-    const int world = multi_gpu::process_count();
-    if (o.gpus != 0 && o.gpus != world)
-      throw harness::UsageError("--gpus " + std::to_string(o.gpus) + " but " + std::to_string(world) +
-                                " processes: with MPI there is one GPU per process (mpirun -np G)");
+    const int world = multi_gpu::mpi_team_size(o.gpus);
     if (o.scaling)
       throw harness::UsageError("--scaling needs the single-process program (multi_gpu_reduce); "
                                 "with MPI run mpirun -np 1, 2, ... in turn");
     team_sizes.push_back(world);
   } else {
-    const int gmax = o.gpus == 0 ? visible : o.gpus;
-    if (gmax > visible) {
-      const std::string why = "--gpus " + std::to_string(gmax) + " asks for more GPUs than the " +
-                              std::to_string(visible) + " visible";
-      if (o.skip_missing) {
-        std::printf("%s: %s.\nNothing was run: this test needs %d GPUs (exit code %d).\n", kProgram, why.c_str(),
-                    gmax, harness::kExitNoGpu);
-        return harness::kExitNoGpu;
-      }
-      throw harness::UsageError(why);
-    }
+    const int gmax = multi_gpu::one_process_team_size(o.gpus, visible, o.skip_missing, kProgram);
+    if (gmax == 0) return harness::kExitNoGpu;
     for (int g = o.scaling ? 1 : gmax; g <= gmax; ++g) team_sizes.push_back(g);
   }
   if (!o.csv.empty()) harness::check_writable(o.csv);

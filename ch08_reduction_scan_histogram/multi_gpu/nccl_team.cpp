@@ -2,9 +2,11 @@
 // and mode: with TUTORIAL_HAVE_MPI=1 for the *_mpi programs.
 #include "nccl_team.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 #include "cuda_check.hpp"
 #include "device_info.hpp"
@@ -96,6 +98,25 @@ int visible_gpus() {
   int count = 0;
   CUDA_CHECK(cudaGetDeviceCount(&count));
   return count;
+}
+
+int mpi_team_size(int asked) {
+  const int world = process_count();
+  if (asked != 0 && asked != world)
+    throw harness::UsageError("--gpus " + std::to_string(asked) + " but " + std::to_string(world) +
+                              " processes: with MPI there is one GPU per process (mpirun -np G)");
+  return world;
+}
+
+int one_process_team_size(int asked, int visible, bool skip_missing, const char* program) {
+  const int gpus = asked == 0 ? visible : asked;
+  if (gpus <= visible) return gpus;
+  const std::string why = "--gpus " + std::to_string(gpus) + " asks for more GPUs than the " +
+                          std::to_string(visible) + " visible";
+  if (!skip_missing) throw harness::UsageError(why);
+  std::printf("%s: %s.\nNothing was run: this test needs %d GPUs (exit code %d).\n", program, why.c_str(), gpus,
+              harness::kExitNoGpu);
+  return 0;
 }
 
 Team make_local_team(int gpus) {

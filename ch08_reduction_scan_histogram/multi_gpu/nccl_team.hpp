@@ -129,6 +129,21 @@ long long sum_over_processes(long long v);
 //! @throws harness::NoGpuError when there are none (with the reason)
 int visible_gpus();
 
+//! The team size of an MPI run: the number of processes, one GPU each.
+//! @param[in] asked the program's --gpus (0: as many as there are processes)
+//! @throws harness::UsageError when `asked` is neither 0 nor the number of processes
+int mpi_team_size(int asked);
+
+//! The GPUs a one-process run uses: `asked`, or every visible GPU when `asked` is 0.
+//! @param[in] asked the program's --gpus
+//! @param[in] visible visible_gpus()
+//! @param[in] skip_missing the tests' --skip-missing-gpus: too few GPUs is "skipped", not an error
+//! @param[in] program the program's name, for the message
+//! @return the number of GPUs; 0 when `skip_missing` and fewer are visible than asked (the reason
+//!         is printed; the caller returns harness::kExitNoGpu)
+//! @throws harness::UsageError when more GPUs are asked than are visible and not `skip_missing`
+int one_process_team_size(int asked, int visible, bool skip_missing, const char* program);
+
 //! "GPU 0 <-> GPU 1: peer access yes (performance rank 0)" for every pair of `devices`, and the
 //! link's peak bandwidth: "not reported" (the CUDA runtime gives no link bandwidth; this program
 //! does not read NVML), so no number is invented.
