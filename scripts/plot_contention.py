@@ -34,13 +34,17 @@ def main():
     args = ap.parse_args()
     if not args.csv:
         ap.error("the following arguments are required: csv")
+    if not os.path.isfile(args.csv):
+        ap.error("no such file: %s (write it with build/ch08_reduction_scan_histogram/histogram_contention "
+                 "--csv %s, which needs a GPU)" % (args.csv, args.csv))
 
     plt, pd = plotting.require_plotting("plot_contention.py")
     df = pd.read_csv(args.csv)
     missing = [c for c in REQUIRED if c not in df.columns]
     if missing:
-        sys.exit("plot_contention.py: %s lacks the column(s) %s: is it a contention CSV?"
-                 % (args.csv, ", ".join(missing)))
+        sys.stderr.write("plot_contention.py: %s lacks the column(s) %s: is it a contention CSV?\n"
+                         % (args.csv, ", ".join(missing)))
+        sys.exit(2)
     df["verified"] = as_bool(df["verified"])
     df["is_cub"] = as_bool(df["is_cub"])
 

@@ -13,7 +13,14 @@ Some commands are shown *to fail*: an exercise stub's check (`scripts/exercise.s
 `ctest ... -L exercise`) must report the stub's failure until the student fills it in, so for them a
 failure (exit 1 or 8) is "ok (fails, as a stub must)" and a pass is FAILED. A ctest command that finds
 no tests ("No tests were found", e.g. run outside the build folder) is FAILED: it proved nothing.
-`cmake --build build --target docs` is "skipped" where doxygen is not installed (it needs it).
+`cmake --build build --target docs` is "skipped" where doxygen is not installed (it needs it), a
+command with `--gpus K` is "skipped" on a machine with fewer than K GPUs, and a command that reads a
+file (`plot_contention.py contention.csv`) that a skipped command was to write is "skipped" too.
+
+A ctest command whose tests (as `ctest ... -N` lists them) all passed in an earlier ctest command of
+the same run is "ok" without running them again: `ctest --test-dir build -L profile` after
+`ctest --preset release` proves nothing new, and on a GPU machine the whole suite takes many minutes.
+The note names the earlier command. A cmake or tutorial.sh command (they may rebuild) forgets them.
 
   scripts/run_doc_commands.py --list              # what would run, page by page
   scripts/run_doc_commands.py                      # run everything (on a GPU machine: minutes)
@@ -102,6 +109,8 @@ def commands_of(page):
     return out
 
 
+CTEST_PASSED = re.compile(r"Test\s+#\d+:\s+(\S+)\s+\.+\s+Passed\b")
+CTEST_SKIPPED = re.compile(r"Test\s+#\d+:\s+(\S+)\s+\.+\**\s*Skipped\b")
 STUB_CHECK = re.compile(r"^(scripts/exercise\.sh ch\d\d/\d\d(?!.*--solution)|ctest .*-L exercise\b)")
 
 
@@ -120,11 +129,57 @@ def verdict_of(cmd, rc, out):
         if rc == 0:
             return "FAILED", "a stub passed its check: the check cannot fail"
         return "FAILED", ""
+    if rc == 0 and cmd.startswith("ctest"):
+        n_passed, n_skipped = len(CTEST_PASSED.findall(out)), len(CTEST_SKIPPED.findall(out))
+        if n_skipped and not n_passed:
+            return "skipped", "every test it ran was skipped (%d)" % n_skipped
+        if n_skipped:
+            return "ok", "%d passed, %d skipped" % (n_passed, n_skipped)
     if rc == 0:
         return "ok", ""
     if rc == 77:
         return "skipped", ""
     return "FAILED", ""
+
+
+CTEST_LISTED = re.compile(r"^\s*Test\s+#\d+:\s+(\S+)\s*$", re.M)
+OUTPUT_FLAG = re.compile(r"^--(csv|md|json|out)$")
+
+
+def gpu_count():
+    """GPUs this machine shows (nvidia-smi -L, narrowed by CUDA_VISIBLE_DEVICES); None without nvidia-smi."""
+    if shutil.which("nvidia-smi") is None:
+        return None
+    r = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return 0
+    n = sum(1 for l in r.stdout.splitlines() if l.startswith("GPU "))
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        n = min(n, len([v for v in visible.split(",") if v.strip()]))
+    return n
+
+
+def outputs_and_inputs(cmd):
+    """(files the command writes through --csv/--md/--json/--out, the other arguments)."""
+    words, outs, args = cmd.split(), [], []
+    for i, w in enumerate(words):
+        if i > 0 and OUTPUT_FLAG.match(words[i - 1]):
+            outs.append(w)
+        else:
+            args.append(w)
+    return outs, args
+
+
+def ctest_listed(cmd):
+    """The test names `cmd -N` lists (cmd a plain ctest command), or [] when it cannot say."""
+    if not re.match(r"^ctest [^;&|<>]*$", cmd):
+        return []
+    try:
+        r = subprocess.run(["bash", "-c", cmd + " -N"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return []
+    return CTEST_LISTED.findall(r.stdout) if r.returncode == 0 else []
 
 
 def untracked():
@@ -153,10 +208,25 @@ def main(argv=None):
             print("%s:%d: %s" % (page, no, cmd))
         return 0
 
+    # The ctest commands run broadest first (most tests listed by -N), in the slots the pages give
+    # them, so that a narrower one can stand on the tests a broader one already passed.
+    slots = [i for i, (_, _, c) in enumerate(todo) if c.startswith("ctest") and not STUB_CHECK.match(c)
+             and not ((a.only and a.only not in c) or any(x in c for x in a.skip))]
+    size = {}
+    for i in slots:
+        c = todo[i][2]
+        if c not in size:
+            size[c] = len(ctest_listed(c))
+    for i, item in zip(slots, sorted((todo[i] for i in slots), key=lambda t: -size[t[2]])):
+        todo[i] = item
+
     before = untracked()
     results = {"ok": 0, "skipped": 0, "FAILED": 0, "not run": 0}
     failed = []
     ran = {}  # command -> (where, verdict, note): a command shown on several pages runs once
+    passed = {}  # test name -> the ctest command in which it passed
+    unwritten = {}  # file -> where the skipped command that was to write it is shown
+    gpus = gpu_count()
     for page, no, cmd in todo:
         where = "%s:%d" % (page, no)
         if (a.only and a.only not in cmd) or any(s in cmd for s in a.skip):
@@ -170,6 +240,30 @@ def main(argv=None):
             results[verdict] += 1
             print("%-8s %s: %s  (same command as %s)" % (verdict, where, cmd, first))
             continue
+        outs, args = outputs_and_inputs(cmd)
+        need = re.search(r"--gpus\s+(\d+)", cmd)
+        reads = [w for w in args if w in unwritten]
+        skip_note = ""
+        if need and gpus and int(need.group(1)) > gpus:
+            skip_note = "needs %s GPUs, this machine has %d" % (need.group(1), gpus)
+        elif reads:
+            skip_note = "reads %s, which the skipped command at %s was to write" % (reads[0], unwritten[reads[0]])
+        if skip_note:
+            ran[cmd] = (where, "skipped", skip_note)
+            results["skipped"] += 1
+            unwritten.update({o: where for o in outs})
+            print("%-8s %s: %s  (%s)" % ("skipped", where, cmd, skip_note), flush=True)
+            continue
+        if cmd.startswith("ctest") and passed and not STUB_CHECK.match(cmd):
+            names = ctest_listed(cmd)
+            if names and all(n in passed for n in names):
+                earlier = sorted({passed[n] for n in names})
+                note = "its %d tests all passed above, in %s; listed with -N, not run again" % (
+                    len(names), " and ".join("`%s`" % e for e in earlier))
+                ran[cmd] = (where, "ok", note)
+                results["ok"] += 1
+                print("%-8s %s: %s  (%s)" % ("ok", where, cmd, note), flush=True)
+                continue
         t0 = time.time()
         try:
             r = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, timeout=a.timeout)
@@ -177,6 +271,13 @@ def main(argv=None):
         except subprocess.TimeoutExpired:
             rc, out = -1, "timed out after %d s" % a.timeout
         verdict, note = verdict_of(cmd, rc, out)
+        if cmd.startswith("ctest") and not STUB_CHECK.match(cmd):
+            for name in CTEST_PASSED.findall(out):
+                passed.setdefault(name, cmd)
+        if verdict == "skipped":
+            unwritten.update({o: where for o in outs})
+        if cmd.startswith("cmake") or "tutorial.sh" in cmd:
+            passed.clear()  # the build may have changed: earlier passes no longer stand for it
         ran[cmd] = (where, verdict, note)
         results[verdict] += 1
         print("%-8s %s: %s  (exit %d, %.1f s%s)" % (verdict, where, cmd, rc, time.time() - t0,

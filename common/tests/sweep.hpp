@@ -46,6 +46,10 @@ struct Sweep {
   std::vector<std::size_t> sizes = standard_sizes();  //!< plus block-1 and block+1 for every block
   std::size_t large_from = std::size_t{1} << 24;      //!< from here on only `large_blocks` run
   std::vector<int> large_blocks{256};                 //!< (clamped to the stage's range)
+  //! Once a run has failed, skip the sizes from `large_from` on: the small sizes already show what
+  //! is wrong, and the large inputs (2^31 + 1 elements: gigabytes, seconds each) would only make an
+  //! unsolved exercise's test take minutes to say so. A stage that passes runs every size.
+  bool stop_large_after_failure = true;
 };
 
 //! A session (input on the device + reference) for this key, kept while the cached inputs use at
@@ -79,7 +83,8 @@ harness::Session<P>& cached_session(harness::DType type, const typename P::Confi
   return *c.entries.front().second;
 }
 
-//! Runs `stage` over the sweep and CHECKs every result; returns the number of runs.
+//! Runs `stage` over the sweep and CHECKs every result; returns the number of runs. After a failed
+//! run, the sizes from `large_from` on are skipped (Sweep::stop_large_after_failure).
 template <class P>
 std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
   const std::vector<int> blocks = supported_blocks(stage);
@@ -89,11 +94,19 @@ std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
     sizes.insert(static_cast<std::size_t>(b) + 1);
   }
   std::size_t runs = 0;
+  bool failed = false, said_skip = false;
   for (harness::DType type : sw.types) {
     if (!std::count(stage.types.begin(), stage.types.end(), type)) continue;
     for (const auto& config : sw.configs) {
       for (const std::string& dist : sw.dists) {
         for (std::size_t n : sizes) {
+          if (failed && sw.stop_large_after_failure && n >= sw.large_from) {
+            if (!said_skip)
+              WARN(stage.name << ": it failed at smaller sizes, so the sweep skips the sizes from " << sw.large_from
+                              << " on (they take seconds each and would add nothing)");
+            said_skip = true;
+            continue;
+          }
           std::vector<int> bs = blocks;
           if (n >= sw.large_from) {
             bs.clear();
@@ -118,6 +131,7 @@ std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
             const harness::Verification v = s->run_and_check(stage, s->args_for(stage, block, 0));
             INFO(harness::check_name(v.kind) << ": " << v.message);
             CHECK(v.ok);
+            failed = failed || !v.ok;
             ++runs;
           }
         }

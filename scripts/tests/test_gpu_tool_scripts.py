@@ -17,6 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import check_profile_claims  # noqa: E402
 import compare_stages as cs  # noqa: E402
+import run_doc_commands as rdc  # noqa: E402
 import run_sanitizers  # noqa: E402
 
 FAKE_NCU = os.path.join(HERE, "fake_ncu.py")
@@ -261,6 +262,48 @@ class Tools(unittest.TestCase):
         rc, out = run(run_sanitizers.main, ["--sanitizer", "", "--build-dir", self.tmp]) \
             if not __import__("shutil").which("compute-sanitizer") else (77, "SKIPPED")
         self.assertEqual(rc, 77)
+
+
+class DocCommands(unittest.TestCase):
+    """run_doc_commands.py's verdicts: each rule can say FAILED where it should."""
+
+    PASS = "  1/2 Test   #1: cpu.a ..........   Passed    0.01 sec\n"
+    SKIP = "  2/2 Test   #2: smoke.b ..........***Skipped   0.01 sec\n"
+
+    def test_plain_exit_codes(self):
+        self.assertEqual(rdc.verdict_of("build/ch07_reduction_opt/roofline", 0, "")[0], "ok")
+        self.assertEqual(rdc.verdict_of("build/ch07_reduction_opt/roofline", 77, "")[0], "skipped")
+        self.assertEqual(rdc.verdict_of("build/ch07_reduction_opt/roofline", 2, "")[0], "FAILED")
+
+    def test_ctest_that_finds_nothing_fails(self):
+        self.assertEqual(rdc.verdict_of("ctest -L profile", 0, "No tests were found!!!")[0], "FAILED")
+
+    def test_ctest_all_skipped_is_skipped(self):
+        self.assertEqual(rdc.verdict_of("ctest --test-dir build -L profile", 0, self.SKIP)[0], "skipped")
+        verdict, note = rdc.verdict_of("ctest --preset release", 0, self.PASS + self.SKIP)
+        self.assertEqual((verdict, note), ("ok", "1 passed, 1 skipped"))
+
+    def test_stub_checks_must_fail(self):
+        self.assertEqual(rdc.verdict_of("scripts/exercise.sh ch07/01", 1, "FAIL")[0], "ok")
+        self.assertEqual(rdc.verdict_of("scripts/exercise.sh ch07/01", 0, "PASS")[0], "FAILED")
+        self.assertEqual(rdc.verdict_of("scripts/exercise.sh ch07/01 --solution", 1, "FAIL")[0], "FAILED")
+        self.assertEqual(rdc.verdict_of("ctest --test-dir build -L exercise", 8, "")[0], "ok")
+        self.assertEqual(rdc.verdict_of("ctest --test-dir build -L exercise", 0, self.PASS)[0], "FAILED")
+        self.assertEqual(rdc.verdict_of("scripts/exercise.sh ch07/01", 77, "")[0], "skipped")
+
+    def test_outputs_and_inputs(self):
+        outs, args = rdc.outputs_and_inputs("build/x/histogram_contention --n 2^28 --csv contention.csv")
+        self.assertEqual(outs, ["contention.csv"])
+        self.assertNotIn("contention.csv", args)
+        outs, args = rdc.outputs_and_inputs("scripts/plot_contention.py contention.csv --out contention.png")
+        self.assertEqual(outs, ["contention.png"])
+        self.assertIn("contention.csv", args)
+
+    def test_ctest_passed_and_listed(self):
+        self.assertEqual(rdc.CTEST_PASSED.findall(self.PASS + self.SKIP), ["cpu.a"])
+        self.assertEqual(rdc.CTEST_SKIPPED.findall(self.PASS + self.SKIP), ["smoke.b"])
+        listed = "Test project /x\n  Test   #1: cpu.a\n  Test  #12: smoke.b\n\nTotal Tests: 2\n"
+        self.assertEqual(rdc.CTEST_LISTED.findall(listed), ["cpu.a", "smoke.b"])
 
 
 if __name__ == "__main__":
