@@ -20,7 +20,8 @@ file (`plot_contention.py contention.csv`) that a skipped command was to write i
 A ctest command whose tests (as `ctest ... -N` lists them) all passed in an earlier ctest command of
 the same run is "ok" without running them again: `ctest --test-dir build -L profile` after
 `ctest --preset release` proves nothing new, and on a GPU machine the whole suite takes many minutes.
-The note names the earlier command. A cmake or tutorial.sh command (they may rebuild) forgets them.
+The note names the earlier command. A cmake or tutorial.sh command that rebuilds a program in build/
+forgets the earlier passes.
 
   scripts/run_doc_commands.py --list              # what would run, page by page
   scripts/run_doc_commands.py                      # run everything (on a GPU machine: minutes)
@@ -182,6 +183,18 @@ def ctest_listed(cmd):
     return CTEST_LISTED.findall(r.stdout) if r.returncode == 0 else []
 
 
+def build_fingerprint():
+    """The executables under build/ with their modification times: what a cmake command may change."""
+    out = set()
+    for here, dirs, files in os.walk(os.path.join(ROOT, "build"), followlinks=True):
+        dirs[:] = [d for d in dirs if d != "CMakeFiles"]
+        for f in files:
+            p = os.path.join(here, f)
+            if os.access(p, os.X_OK) and os.path.isfile(p):
+                out.add((p, os.stat(p).st_mtime_ns))
+    return frozenset(out) or None
+
+
 def untracked():
     r = subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "--directory"], cwd=ROOT,
                        capture_output=True, text=True)
@@ -194,7 +207,8 @@ def main(argv=None):
     ap.add_argument("--list", action="store_true", help="print the commands, run nothing")
     ap.add_argument("--only", default="", help="run only the commands that contain this text")
     ap.add_argument("--skip", action="append", default=[], help="leave out commands that contain this text (repeatable)")
-    ap.add_argument("--timeout", type=int, default=900, help="seconds per command (default 900)")
+    ap.add_argument("--timeout", type=int, default=1800,
+                    help="seconds per command (default 1800: on one H200 the whole test suite takes many minutes)")
     ap.add_argument("--keep", action="store_true", help="keep the files the commands write into the root")
     a = ap.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # a log that is cut short still shows what ran
@@ -264,6 +278,7 @@ def main(argv=None):
                 results["ok"] += 1
                 print("%-8s %s: %s  (%s)" % ("ok", where, cmd, note), flush=True)
                 continue
+        rebuilds = build_fingerprint() if (cmd.startswith("cmake") or "tutorial.sh" in cmd) else None
         t0 = time.time()
         try:
             r = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, timeout=a.timeout)
@@ -276,8 +291,8 @@ def main(argv=None):
                 passed.setdefault(name, cmd)
         if verdict == "skipped":
             unwritten.update({o: where for o in outs})
-        if cmd.startswith("cmake") or "tutorial.sh" in cmd:
-            passed.clear()  # the build may have changed: earlier passes no longer stand for it
+        if rebuilds and build_fingerprint() != rebuilds:
+            passed.clear()  # programs were rebuilt: earlier passes no longer stand for them
         ran[cmd] = (where, verdict, note)
         results[verdict] += 1
         print("%-8s %s: %s  (exit %d, %.1f s%s)" % (verdict, where, cmd, rc, time.time() - t0,
