@@ -121,8 +121,8 @@ endfunction()
 #   until the reader solves it) and a reader's half-written exercise never breaks another's build;
 #   `ctest -L exercise -R <chapter>_<NN>` or scripts/exercise.sh <chapter>/<NN> runs it;
 # - against the solutions solutions/<chapter>/<NN>_*.cuh: one executable for the chapter,
-#   solutions_<chapter>, with one test per exercise, solution_<chapter>_<NN> (its Catch2 tag
-#   [<chapter>_<NN>]), labels gpu;solution;<chapter>, in the default run.
+#   solutions_<chapter>, and one test of the same name that runs every solution's test case (each
+#   tagged [<chapter>_<NN>]), labels gpu;solution;<chapter>, in the default run.
 # A generated CUDA file includes the header(s) and registers each stage as <chapter>/<NN>; the stage
 # function is ex<digits>::ex<NN>_stage (ex07::ex03_stage for ch07/03). The Catch2 runner is compiled
 # once for all of them (it is the slowest file to compile).
@@ -174,15 +174,16 @@ ${register}")
     set_tests_properties(exercise_${id} PROPERTIES LABELS exercise TIMEOUT 900 SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE}
                                                        RESOURCE_LOCK gpu_memory)
   endforeach()
-  # The solutions' executable, one test per exercise.
+  # The solutions' executable and its one test: every solution of the chapter in one process, so
+  # that the large inputs of the sweep (2^31 + 1 elements of each type: gigabytes, seconds each to
+  # make) are made once for all of them (the sweep keeps them), not once per exercise.
+  # scripts/exercise.sh <chapter>/<NN> --solution runs one exercise's test case, tag [<chapter>_<NN>].
   file(CONFIGURE OUTPUT ${solution_src} CONTENT "${solution_text}")
   add_executable(solutions_${chapter} ${solution_src} ${test_objects} $<TARGET_OBJECTS:exercise_gpu_test_main>)
   target_link_libraries(solutions_${chapter} PRIVATE ${ARG_LIBS} harness_testing harness Catch2::Catch2)
   target_include_directories(solutions_${chapter} PRIVATE ${PROJECT_SOURCE_DIR}/solutions/${chapter} ${PROJECT_SOURCE_DIR}/exercises/tests)
-  foreach(nn IN LISTS ARG_NUMBERS)
-    add_test(NAME solution_${chapter}_${nn} COMMAND solutions_${chapter} "[${chapter}_${nn}]")
-    set_tests_properties(solution_${chapter}_${nn} PROPERTIES
-      LABELS "gpu;solution;${chapter}" TIMEOUT 900 SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE}
-      RESOURCE_LOCK gpu_memory)
-  endforeach()
+  add_test(NAME solutions_${chapter} COMMAND solutions_${chapter})
+  set_tests_properties(solutions_${chapter} PROPERTIES
+    LABELS "gpu;solution;${chapter}" TIMEOUT 1800 SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE}
+    RESOURCE_LOCK gpu_memory)
 endfunction()

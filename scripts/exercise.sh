@@ -22,7 +22,7 @@ Builds the exercise's test (target exercise_<chapter>_<number>; with --solution 
 solutions_<chapter>, run for its [<chapter>_<number>] tests) in the build folder, runs it on the GPU,
 then summarises: which types, sizes and block sizes give a wrong answer and the first wrong value,
 or that every check passed. The full Catch2 output is in BUILD/exercises/<test>.log
-(exercise_<chapter>_<number>.log or solution_<chapter>_<number>.log).
+(exercise_<chapter>_<number>.log, or solution_<chapter>_<number>.log with --solution).
 
 Environment: BUILD (build folder, default build; configured with CMake if it has no CMakeCache.txt),
 JOBS (parallel build jobs, default nproc).

@@ -26,7 +26,8 @@ std::uint64_t run_seed();
 //! The awkward sizes every stage is tested on: 0, 1, 31, 32, 33, 1000, 2^20+3, 2^24, 2^31+1.
 std::vector<std::size_t> standard_sizes();
 
-//! Device memory the cached inputs may use before the oldest is dropped: half the device's.
+//! Device memory the cached inputs may use before the oldest is dropped: half of what was free
+//! when the test program first asked (the whole device's half when nothing else runs).
 std::size_t cache_budget_bytes();
 
 //! Every power-of-two block size `stage` supports.

@@ -1,5 +1,6 @@
 // Exercise ch07/01, the warp-shuffle sum: one source, built against the stub (exercise_ch07_01,
-// label exercise) and against the solution (solution_ch07_01, in the default run).
+// label exercise) and against the solution (solutions_ch07, its [ch07_01] test case, in the default
+// run).
 #include "catch.hpp"
 #include "exercise_stage.hpp"
 #include "sweep.hpp"

@@ -1,6 +1,7 @@
 // Exercise ch07/02, the last-warp unroll with __syncwarp: one source, built against the stub
-// (exercise_ch07_02, label exercise) and against the solution (solution_ch07_02, in the default
-// run). A right sum is necessary, not sufficient: the race shows under compute-sanitizer racecheck.
+// (exercise_ch07_02, label exercise) and against the solution (solutions_ch07, its [ch07_02] test
+// case, in the default run). A right sum is necessary, not sufficient: the race shows under
+// compute-sanitizer racecheck.
 #include "catch.hpp"
 #include "exercise_stage.hpp"
 #include "sweep.hpp"

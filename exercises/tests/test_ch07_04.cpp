@@ -1,5 +1,6 @@
 // Exercise ch07/04, 16-byte loads with a scalar head and tail: one source, built against the stub
-// (exercise_ch07_04, label exercise) and against the solution (solution_ch07_04, in the default run).
+// (exercise_ch07_04, label exercise) and against the solution (solutions_ch07, its [ch07_04] test
+// case, in the default run).
 #include "catch.hpp"
 #include "ch07_stages.hpp"
 #include "exercise_stage.hpp"

@@ -1,5 +1,6 @@
 // Exercise ch07/05, the one-barrier block reduction: one source, built against the stub
-// (exercise_ch07_05, label exercise) and against the solution (solution_ch07_05, in the default run).
+// (exercise_ch07_05, label exercise) and against the solution (solutions_ch07, its [ch07_05] test
+// case, in the default run).
 #include "catch.hpp"
 #include "exercise_stage.hpp"
 #include "exercise_support.hpp"

@@ -1,5 +1,6 @@
 // Exercise ch07/06, the last-block finish: one source, built against the stub (exercise_ch07_06,
-// label exercise) and against the solution (solution_ch07_06, in the default run).
+// label exercise) and against the solution (solutions_ch07, its [ch07_06] test case, in the default
+// run).
 #include "catch.hpp"
 #include "exercise_stage.hpp"
 #include "exercise_support.hpp"

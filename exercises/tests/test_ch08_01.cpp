@@ -1,5 +1,6 @@
-// Exercise ch08/01, the complete block reduction for sum, max and min: one source, built against the
-// stub (exercise_ch08_01, label exercise) and against the solution (solution_ch08_01, in the default run).
+// Exercise ch08/01, the complete block reduction for sum, max and min: one source, built against
+// the stub (exercise_ch08_01, label exercise) and against the solution (solutions_ch08, its
+// [ch08_01] test case, in the default run).
 #include "catch.hpp"
 #include "exercise_stage.hpp"
 #include "exercise_support.hpp"

@@ -1,5 +1,6 @@
 // Exercise ch08/02, max and min with the identity and the NaN rule: one source, built against the
-// stub (exercise_ch08_02, label exercise) and against the solution (solution_ch08_02, in the default run).
+// stub (exercise_ch08_02, label exercise) and against the solution (solutions_ch08, its [ch08_02]
+// test case, in the default run).
 #include <climits>
 #include <cstddef>
 #include <limits>

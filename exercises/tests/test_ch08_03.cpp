@@ -1,5 +1,6 @@
 // Exercise ch08/03, the Blelloch downsweep: one source, built against the stub (exercise_ch08_03,
-// label exercise) and against the solution (solution_ch08_03, in the default run).
+// label exercise) and against the solution (solutions_ch08, its [ch08_03] test case, in the default
+// run).
 #include <cstring>
 #include <vector>
 

@@ -1,5 +1,6 @@
 // Exercise ch08/04, the offset pass of the three-pass scan: one source, built against the stub
-// (exercise_ch08_04, label exercise) and against the solution (solution_ch08_04, in the default run).
+// (exercise_ch08_04, label exercise) and against the solution (solutions_ch08, its [ch08_04] test
+// case, in the default run).
 #include "catch.hpp"
 #include "exercise_stage.hpp"
 #include "exercise_support_ch08.hpp"

@@ -1,6 +1,6 @@
 // Exercise ch08/05, the look-back of the single-pass scan: one source, built against the stub
-// (exercise_ch08_05, label exercise) and against the solution (solution_ch08_05, in the default run).
-// The stub never waits on another tile, so it fails rather than hangs.
+// (exercise_ch08_05, label exercise) and against the solution (solutions_ch08, its [ch08_05] test
+// case, in the default run). The stub never waits on another tile, so it fails rather than hangs.
 #include "catch.hpp"
 #include "exercise_stage.hpp"
 #include "exercise_support_ch08.hpp"

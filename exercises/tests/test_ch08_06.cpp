@@ -1,5 +1,6 @@
 // Exercise ch08/06, per-warp histogram privatisation: one source, built against the stub
-// (exercise_ch08_06, label exercise) and against the solution (solution_ch08_06, in the default run).
+// (exercise_ch08_06, label exercise) and against the solution (solutions_ch08, its [ch08_06] test
+// case, in the default run).
 #include "catch.hpp"
 #include "ch08_histogram_stages.hpp"
 #include "exercise_stage.hpp"

@@ -1,5 +1,6 @@
 // Exercise ch08/07, the privatised histogram with the empty-bin skip: one source, built against the
-// stub (exercise_ch08_07, label exercise) and against the solution (solution_ch08_07, in the default run).
+// stub (exercise_ch08_07, label exercise) and against the solution (solutions_ch08, its [ch08_07]
+// test case, in the default run).
 #include "catch.hpp"
 #include "ch08_histogram_stages.hpp"
 #include "exercise_stage.hpp"
