@@ -31,7 +31,8 @@ Steps run only when named:
              $OUT/multi_gpu (needs NCCL; more than one GPU for more than G = 1)
   commands   scripts/run_doc_commands.py --skip tutorial.sh: every command the README and the
              chapter pages show, as printed, from the repository's root ($OUT/doc_commands.log); the
-             pages say build/, so a link build -> $BUILD is made when there is no build/
+             pages say build/, so a link build -> $BUILD is made when there is no build/; each
+             command's whole output in $OUT/doc_commands/
 
 Environment (default in brackets):
   OUT                 log folder [./gpu-results]
@@ -174,7 +175,7 @@ fi
 
 if want commands; then
   [ -e build ] || [ "$BUILD" = build ] || ln -s "$BUILD" build
-  if python3 scripts/run_doc_commands.py --skip tutorial.sh >"$OUT/doc_commands.log" 2>&1; then note "README commands: ok"; else note "README commands: FAILED"; status=1; fi
+  if python3 scripts/run_doc_commands.py --skip tutorial.sh --logs "$OUT/doc_commands" >"$OUT/doc_commands.log" 2>&1; then note "README commands: ok"; else note "README commands: FAILED"; status=1; fi
   tail -3 "$OUT/doc_commands.log" | tee -a "$OUT/summary.txt"
 fi
 

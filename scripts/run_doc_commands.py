@@ -210,6 +210,8 @@ def main(argv=None):
     ap.add_argument("--timeout", type=int, default=1800,
                     help="seconds per command (default 1800: on one H200 the whole test suite takes many minutes)")
     ap.add_argument("--keep", action="store_true", help="keep the files the commands write into the root")
+    ap.add_argument("--logs", default="", metavar="DIR",
+                    help="write each command's whole output to DIR/<NN>_<command>.log (ctest's per-test times, ...)")
     a = ap.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # a log that is cut short still shows what ran
 
@@ -286,6 +288,11 @@ def main(argv=None):
         except subprocess.TimeoutExpired:
             rc, out = -1, "timed out after %d s" % a.timeout
         verdict, note = verdict_of(cmd, rc, out)
+        if a.logs:
+            os.makedirs(a.logs, exist_ok=True)
+            name = "%02d_%s.log" % (len(ran) + 1, re.sub(r"[^A-Za-z0-9._-]+", "_", cmd)[:80].strip("_"))
+            with open(os.path.join(a.logs, name), "w", encoding="utf-8") as f:
+                f.write("$ %s\n# %s, exit %d, %.1f s\n%s" % (cmd, where, rc, time.time() - t0, out))
         if cmd.startswith("ctest") and not STUB_CHECK.match(cmd):
             for name in CTEST_PASSED.findall(out):
                 passed.setdefault(name, cmd)
