@@ -39,7 +39,14 @@ def main():
                  "--csv %s, which needs a GPU)" % (args.csv, args.csv))
 
     plt, pd = plotting.require_plotting("plot_contention.py")
-    df = pd.read_csv(args.csv)
+    try:
+        df = pd.read_csv(args.csv)
+    except (pd.errors.EmptyDataError, pd.errors.ParserError) as e:
+        sys.stderr.write("plot_contention.py: %s is not a CSV table: %s\n" % (args.csv, e))
+        sys.exit(2)
+    if df.empty:
+        sys.stderr.write("plot_contention.py: %s has no rows\n" % args.csv)
+        sys.exit(2)
     missing = [c for c in REQUIRED if c not in df.columns]
     if missing:
         sys.stderr.write("plot_contention.py: %s lacks the column(s) %s: is it a contention CSV?\n"

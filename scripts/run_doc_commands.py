@@ -37,6 +37,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -111,6 +112,7 @@ def commands_of(page):
 
 
 CTEST_PASSED = re.compile(r"Test\s+#\d+:\s+(\S+)\s+\.+\s+Passed\b")
+CTEST_NOT_PASSED = re.compile(r"Test\s+#\d+:\s+(\S+)\s+\.+\s*\*{3}(?:Failed|Timeout|Exception|Not Run)")
 CTEST_SKIPPED = re.compile(r"Test\s+#\d+:\s+(\S+)\s+\.+\**\s*Skipped\b")
 STUB_CHECK = re.compile(r"^(scripts/exercise\.sh ch\d\d/\d\d(?!.*--solution)|ctest .*-L exercise\b)")
 
@@ -195,6 +197,20 @@ def build_fingerprint():
     return frozenset(out) or None
 
 
+def run(cmd, timeout):
+    """(exit code, stdout + stderr) of `cmd` under bash in the root; on timeout the whole process
+    group is killed (ctest's test programs too) and the output so far is kept, exit code -1."""
+    p = subprocess.Popen(["bash", "-c", cmd], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        return p.returncode, out.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        return -1, (out or b"").decode("utf-8", "replace") + "\ntimed out after %d s" % timeout
+
+
 def untracked():
     r = subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "--directory"], cwd=ROOT,
                        capture_output=True, text=True)
@@ -225,17 +241,25 @@ def main(argv=None):
         return 0
 
     # The ctest commands run broadest first (most tests listed by -N), in the slots the pages give
-    # them, so that a narrower one can stand on the tests a broader one already passed.
-    slots = [i for i, (_, _, c) in enumerate(todo) if c.startswith("ctest") and not STUB_CHECK.match(c)
-             and not ((a.only and a.only not in c) or any(x in c for x in a.skip))]
-    size = {}
-    for i in slots:
-        c = todo[i][2]
-        if c not in size:
-            size[c] = len(ctest_listed(c))
-    for i, item in zip(slots, sorted((todo[i] for i in slots), key=lambda t: -size[t[2]])):
-        todo[i] = item
+    # them, so that a narrower one can stand on the tests a broader one already passed. A ctest
+    # command never moves past a cmake or tutorial.sh command (they may rebuild what it tests).
+    def selected(c):
+        return not ((a.only and a.only not in c) or any(x in c for x in a.skip))
 
+    size, segment = {}, []
+    for i in range(len(todo) + 1):
+        c = todo[i][2] if i < len(todo) else None
+        if c is None or (selected(c) and (c.startswith("cmake") or "tutorial.sh" in c)):
+            for c2 in {todo[j][2] for j in segment} - set(size):
+                size[c2] = len(ctest_listed(c2))
+            for j, item in zip(segment, sorted((todo[j] for j in segment), key=lambda t: -size[t[2]])):
+                todo[j] = item
+            segment = []
+        elif c.startswith("ctest") and not STUB_CHECK.match(c) and selected(c):
+            segment.append(i)
+
+    if a.logs:
+        os.makedirs(a.logs, exist_ok=True)
     before = untracked()
     results = {"ok": 0, "skipped": 0, "FAILED": 0, "not run": 0}
     failed = []
@@ -282,24 +306,28 @@ def main(argv=None):
                 continue
         rebuilds = build_fingerprint() if (cmd.startswith("cmake") or "tutorial.sh" in cmd) else None
         t0 = time.time()
-        try:
-            r = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, timeout=a.timeout)
-            rc, out = r.returncode, r.stdout + r.stderr
-        except subprocess.TimeoutExpired:
-            rc, out = -1, "timed out after %d s" % a.timeout
+        rc, out = run(cmd, a.timeout)
         verdict, note = verdict_of(cmd, rc, out)
         if a.logs:
-            os.makedirs(a.logs, exist_ok=True)
             name = "%02d_%s.log" % (len(ran) + 1, re.sub(r"[^A-Za-z0-9._-]+", "_", cmd)[:80].strip("_"))
             with open(os.path.join(a.logs, name), "w", encoding="utf-8") as f:
                 f.write("$ %s\n# %s, exit %d, %.1f s\n%s" % (cmd, where, rc, time.time() - t0, out))
         if cmd.startswith("ctest") and not STUB_CHECK.match(cmd):
             for name in CTEST_PASSED.findall(out):
                 passed.setdefault(name, cmd)
-        if verdict == "skipped":
-            unwritten.update({o: where for o in outs})
+            for name in CTEST_NOT_PASSED.findall(out):
+                passed.pop(name, None)  # failed here: an earlier pass no longer vouches for it
+        for o in outs:
+            if verdict == "skipped":
+                unwritten[o] = where
+            else:
+                unwritten.pop(o, None)
         if rebuilds and build_fingerprint() != rebuilds:
-            passed.clear()  # programs were rebuilt: earlier passes no longer stand for them
+            # Programs were rebuilt: earlier passes no longer stand for them, and a ctest command
+            # shown again further on runs again instead of repeating its verdict.
+            passed.clear()
+            for c in [c for c in ran if c.startswith("ctest")]:
+                del ran[c]
         ran[cmd] = (where, verdict, note)
         results[verdict] += 1
         print("%-8s %s: %s  (exit %d, %.1f s%s)" % (verdict, where, cmd, rc, time.time() - t0,

@@ -291,6 +291,18 @@ class DocCommands(unittest.TestCase):
         self.assertEqual(rdc.verdict_of("ctest --test-dir build -L exercise", 0, self.PASS)[0], "FAILED")
         self.assertEqual(rdc.verdict_of("scripts/exercise.sh ch07/01", 77, "")[0], "skipped")
 
+    def test_failed_tests_are_seen(self):
+        out = "  3/3 Test   #3: sanitizer.stages .....***Failed  12.00 sec\n" + \
+              "  4/4 Test   #4: x.y ..................***Timeout 60.00 sec\n"
+        self.assertEqual(rdc.CTEST_NOT_PASSED.findall(out), ["sanitizer.stages", "x.y"])
+        self.assertEqual(rdc.CTEST_PASSED.findall(out), [])
+
+    def test_timeout_keeps_the_output(self):
+        rc, out = rdc.run("echo started; sleep 30", 1)
+        self.assertEqual(rc, -1)
+        self.assertIn("started", out)
+        self.assertIn("timed out after 1 s", out)
+
     def test_outputs_and_inputs(self):
         outs, args = rdc.outputs_and_inputs("build/x/histogram_contention --n 2^28 --csv contention.csv")
         self.assertEqual(outs, ["contention.csv"])
