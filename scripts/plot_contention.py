@@ -39,19 +39,7 @@ def main():
                  "--csv %s, which needs a GPU)" % (args.csv, args.csv))
 
     plt, pd = plotting.require_plotting("plot_contention.py")
-    try:
-        df = pd.read_csv(args.csv)
-    except (pd.errors.EmptyDataError, pd.errors.ParserError) as e:
-        sys.stderr.write("plot_contention.py: %s is not a CSV table: %s\n" % (args.csv, e))
-        sys.exit(2)
-    if df.empty:
-        sys.stderr.write("plot_contention.py: %s has no rows\n" % args.csv)
-        sys.exit(2)
-    missing = [c for c in REQUIRED if c not in df.columns]
-    if missing:
-        sys.stderr.write("plot_contention.py: %s lacks the column(s) %s: is it a contention CSV?\n"
-                         % (args.csv, ", ".join(missing)))
-        sys.exit(2)
+    df = plotting.read_csv(pd, args.csv, REQUIRED, "plot_contention.py", "contention")
     df["verified"] = as_bool(df["verified"])
     df["is_cub"] = as_bool(df["is_cub"])
 

@@ -52,17 +52,32 @@ def require_plotting(script):
     sys.exit(EXIT_MISSING_TOOL)
 
 
+def read_csv(pd, path, required, script, kind):
+    """One CSV written by the harness, as a frame. Exits 2 with a plain message, naming the file, when
+    it is not a CSV table, has no rows, or lacks one of the `required` columns (`kind` names what it
+    should be: "ladder", "contention")."""
+    try:
+        df = pd.read_csv(path)
+    except (pd.errors.EmptyDataError, pd.errors.ParserError) as e:
+        sys.stderr.write("%s: %s is not a CSV table: %s\n" % (script, path, e))
+        sys.exit(2)
+    if df.empty:
+        sys.stderr.write("%s: %s has no rows\n" % (script, path))
+        sys.exit(2)
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        sys.stderr.write("%s: %s lacks the column(s) %s: is it a %s CSV?\n" % (script, path, ", ".join(missing), kind))
+        sys.exit(2)
+    return df
+
+
 def read_ladder_csvs(pd, paths, required, script):
     """The CSVs in one frame, columns found by name (extra columns are ignored), with 'source' (the
     file's name) and 'kind' (stage, cub or copy: the CUB baseline rows start with "cub::", the
-    bandwidth-ceiling row is called "copy"). Exits 2 naming the file that lacks a required column."""
+    bandwidth-ceiling row is called "copy"). Exits 2 naming a file that read_csv refuses."""
     frames = []
     for p in paths:
-        df = pd.read_csv(p)
-        missing = [c for c in required if c not in df.columns]
-        if missing:
-            sys.stderr.write("%s: %s lacks the column(s) %s: is it a ladder CSV?\n" % (script, p, ", ".join(missing)))
-            sys.exit(2)
+        df = read_csv(pd, p, required, script, "ladder")
         df["source"] = os.path.basename(p)
         frames.append(df)
     df = pd.concat(frames, ignore_index=True)

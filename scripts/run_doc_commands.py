@@ -145,6 +145,16 @@ def verdict_of(cmd, rc, out):
     return "FAILED", ""
 
 
+def reusable_ctest(cmd):
+    """A ctest command whose passes count for later ones (not a stub check, which must fail)."""
+    return cmd.startswith("ctest") and not STUB_CHECK.match(cmd)
+
+
+def may_rebuild(cmd):
+    """A command that may rebuild the programs the tests run."""
+    return cmd.startswith("cmake") or "tutorial.sh" in cmd
+
+
 CTEST_LISTED = re.compile(r"^\s*Test\s+#\d+:\s+(\S+)\s*$", re.M)
 OUTPUT_FLAG = re.compile(r"^--(csv|md|json|out)$")
 
@@ -249,13 +259,13 @@ def main(argv=None):
     size, segment = {}, []
     for i in range(len(todo) + 1):
         c = todo[i][2] if i < len(todo) else None
-        if c is None or (selected(c) and (c.startswith("cmake") or "tutorial.sh" in c)):
+        if c is None or (selected(c) and may_rebuild(c)):
             for c2 in {todo[j][2] for j in segment} - set(size):
                 size[c2] = len(ctest_listed(c2))
             for j, item in zip(segment, sorted((todo[j] for j in segment), key=lambda t: -size[t[2]])):
                 todo[j] = item
             segment = []
-        elif c.startswith("ctest") and not STUB_CHECK.match(c) and selected(c):
+        elif reusable_ctest(c) and selected(c):
             segment.append(i)
 
     if a.logs:
@@ -269,7 +279,7 @@ def main(argv=None):
     gpus = gpu_count()
     for page, no, cmd in todo:
         where = "%s:%d" % (page, no)
-        if (a.only and a.only not in cmd) or any(s in cmd for s in a.skip):
+        if not selected(cmd):
             continue
         if re.search(r"<[^>]+>|\.\.\.|\bNN\b", cmd):
             print("not run  %s: %s (a placeholder)" % (where, cmd))
@@ -294,7 +304,7 @@ def main(argv=None):
             unwritten.update({o: where for o in outs})
             print("%-8s %s: %s  (%s)" % ("skipped", where, cmd, skip_note), flush=True)
             continue
-        if cmd.startswith("ctest") and passed and not STUB_CHECK.match(cmd):
+        if passed and reusable_ctest(cmd):
             names = ctest_listed(cmd)
             if names and all(n in passed for n in names):
                 earlier = sorted({passed[n] for n in names})
@@ -304,7 +314,7 @@ def main(argv=None):
                 results["ok"] += 1
                 print("%-8s %s: %s  (%s)" % ("ok", where, cmd, note), flush=True)
                 continue
-        rebuilds = build_fingerprint() if (cmd.startswith("cmake") or "tutorial.sh" in cmd) else None
+        rebuilds = build_fingerprint() if may_rebuild(cmd) else None
         t0 = time.time()
         rc, out = run(cmd, a.timeout)
         verdict, note = verdict_of(cmd, rc, out)
@@ -312,7 +322,7 @@ def main(argv=None):
             name = "%02d_%s.log" % (len(ran) + 1, re.sub(r"[^A-Za-z0-9._-]+", "_", cmd)[:80].strip("_"))
             with open(os.path.join(a.logs, name), "w", encoding="utf-8") as f:
                 f.write("$ %s\n# %s, exit %d, %.1f s\n%s" % (cmd, where, rc, time.time() - t0, out))
-        if cmd.startswith("ctest") and not STUB_CHECK.match(cmd):
+        if reusable_ctest(cmd):
             for name in CTEST_PASSED.findall(out):
                 passed.setdefault(name, cmd)
             for name in CTEST_NOT_PASSED.findall(out):

@@ -47,10 +47,6 @@ struct Sweep {
   std::vector<std::size_t> sizes = standard_sizes();  //!< plus block-1 and block+1 for every block
   std::size_t large_from = std::size_t{1} << 24;      //!< from here on only `large_blocks` run
   std::vector<int> large_blocks{256};                 //!< (clamped to the stage's range)
-  //! Once a run has failed, skip the sizes from `large_from` on: the small sizes already show what
-  //! is wrong, and the large inputs (2^31 + 1 elements: gigabytes, seconds each) would only make an
-  //! unsolved exercise's test take minutes to say so. A stage that passes runs every size.
-  bool stop_large_after_failure = true;
 };
 
 //! A session (input on the device + reference) for this key, kept while the cached inputs use at
@@ -84,8 +80,10 @@ harness::Session<P>& cached_session(harness::DType type, const typename P::Confi
   return *c.entries.front().second;
 }
 
-//! Runs `stage` over the sweep and CHECKs every result; returns the number of runs. After a failed
-//! run, the sizes from `large_from` on are skipped (Sweep::stop_large_after_failure).
+//! Runs `stage` over the sweep and CHECKs every result; returns the number of runs. Once a run has
+//! failed, the sizes from `large_from` on are skipped: the small sizes already show what is wrong,
+//! and the large inputs (2^31 + 1 elements: gigabytes, seconds each) would only make an unsolved
+//! exercise's test take minutes to say so. A stage that passes runs every size.
 template <class P>
 std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
   const std::vector<int> blocks = supported_blocks(stage);
@@ -101,7 +99,7 @@ std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
     for (const auto& config : sw.configs) {
       for (const std::string& dist : sw.dists) {
         for (std::size_t n : sizes) {
-          if (failed && sw.stop_large_after_failure && n >= sw.large_from) {
+          if (failed && n >= sw.large_from) {
             if (!said_skip)
               WARN(stage.name << ": it failed at smaller sizes, so the sweep skips the sizes from " << sw.large_from
                               << " on (they take seconds each and would add nothing)");
