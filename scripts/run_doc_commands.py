@@ -277,6 +277,13 @@ def main(argv=None):
     passed = {}  # test name -> the ctest command in which it passed
     unwritten = {}  # file -> where the skipped command that was to write it is shown
     gpus = gpu_count()
+
+    def record(verdict, where, cmd, note, detail):
+        """Counts and prints a verdict, and keeps it for the command's other places."""
+        ran[cmd] = (where, verdict, note)
+        results[verdict] += 1
+        print("%-8s %s: %s  (%s)" % (verdict, where, cmd, detail), flush=True)
+
     for page, no, cmd in todo:
         where = "%s:%d" % (page, no)
         if not selected(cmd):
@@ -299,10 +306,8 @@ def main(argv=None):
         elif reads:
             skip_note = "reads %s, which the skipped command at %s was to write" % (reads[0], unwritten[reads[0]])
         if skip_note:
-            ran[cmd] = (where, "skipped", skip_note)
-            results["skipped"] += 1
+            record("skipped", where, cmd, skip_note, skip_note)
             unwritten.update({o: where for o in outs})
-            print("%-8s %s: %s  (%s)" % ("skipped", where, cmd, skip_note), flush=True)
             continue
         if passed and reusable_ctest(cmd):
             names = ctest_listed(cmd)
@@ -310,9 +315,7 @@ def main(argv=None):
                 earlier = sorted({passed[n] for n in names})
                 note = "its %d tests all passed above, in %s; listed with -N, not run again" % (
                     len(names), " and ".join("`%s`" % e for e in earlier))
-                ran[cmd] = (where, "ok", note)
-                results["ok"] += 1
-                print("%-8s %s: %s  (%s)" % ("ok", where, cmd, note), flush=True)
+                record("ok", where, cmd, note, note)
                 continue
         rebuilds = build_fingerprint() if may_rebuild(cmd) else None
         t0 = time.time()
@@ -338,10 +341,7 @@ def main(argv=None):
             passed.clear()
             for c in [c for c in ran if c.startswith("ctest")]:
                 del ran[c]
-        ran[cmd] = (where, verdict, note)
-        results[verdict] += 1
-        print("%-8s %s: %s  (exit %d, %.1f s%s)" % (verdict, where, cmd, rc, time.time() - t0,
-                                                   "; " + note if note else ""), flush=True)
+        record(verdict, where, cmd, note, "exit %d, %.1f s%s" % (rc, time.time() - t0, "; " + note if note else ""))
         if verdict == "FAILED":
             failed.append(cmd)
             print("\n".join("         | " + l for l in out.strip().splitlines()[-15:]))
