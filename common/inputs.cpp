@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <stdexcept>
 #include <thread>
 
@@ -40,25 +42,16 @@ int significand_bits(DType t) {
   return 0;
 }
 
-double exact_nonzero_probability(std::size_t n, int bits) {
-  const double limit = std::ldexp(1.0, bits - 1);
-  return (n == 0 || static_cast<double>(n) <= limit) ? 1.0 : limit / static_cast<double>(n);
+std::size_t exact_data_limit(int bits) {
+  const int log2_limit = 2 * bits - 12;
+  if (log2_limit >= 64) return std::numeric_limits<std::size_t>::max();
+  return std::size_t{1} << log2_limit;
 }
 
 namespace {
 
-// The `exact` distribution's probability of a nonzero element for n elements of T.
-struct ExactParams {
-  double p = 1;
-};
-
 template <class T>
-ExactParams exact_params(std::size_t n) {
-  return ExactParams{exact_nonzero_probability(n, significand_bits(dtype_of<T>()))};
-}
-
-template <class T>
-T value_at(Dist dist, std::uint64_t seed, std::size_t i, const ExactParams& ex) {
+T value_at(Dist dist, std::uint64_t seed, std::size_t i) {
   const std::uint64_t h = splitmix64(seed * 0xD1B54A32D192ED03ull + splitmix64(i));
   const double u53 = static_cast<double>(h >> 11) * 0x1.0p-53;  // [0, 1), exact in double
   switch (dist) {
@@ -77,8 +70,7 @@ T value_at(Dist dist, std::uint64_t seed, std::size_t i, const ExactParams& ex) 
       else return static_cast<T>(v);
     }
     case Dist::exact:
-      // +1 or -1 (bit 0 of the hash) with probability p, else 0 (u53 comes from the top bits).
-      if (u53 >= ex.p) return T(0);
+      // +1 or -1: the sign is bit 0 of the hash, an independent fair coin for every element.
       return static_cast<T>((h & 1) ? 1 : -1);
   }
   return T{};
@@ -87,8 +79,8 @@ T value_at(Dist dist, std::uint64_t seed, std::size_t i, const ExactParams& ex) 
 }  // namespace
 
 template <class T>
-T generate_value(Dist dist, std::uint64_t seed, std::size_t i, std::size_t n) {
-  return value_at<T>(dist, seed, i, exact_params<T>(n));
+T generate_value(Dist dist, std::uint64_t seed, std::size_t i, std::size_t /*n*/) {
+  return value_at<T>(dist, seed, i);
 }
 
 void parallel_chunks(std::size_t n, std::size_t chunk,
@@ -112,9 +104,8 @@ void parallel_chunks(std::size_t n, std::size_t chunk,
 
 template <class T>
 void fill_host(T* out, std::size_t n, Dist dist, std::uint64_t seed) {
-  const ExactParams ex = exact_params<T>(n);
   parallel_chunks(n, std::size_t{1} << 20, [&](std::size_t b, std::size_t e, std::size_t) {
-    for (std::size_t i = b; i < e; ++i) out[i] = value_at<T>(dist, seed, i, ex);
+    for (std::size_t i = b; i < e; ++i) out[i] = value_at<T>(dist, seed, i);
   });
 }
 
@@ -130,28 +121,45 @@ std::vector<unsigned char> generate_bytes(DType type, std::size_t n, const std::
 }
 
 void require_exact_data(DType type, const void* host, std::size_t n) {
+  const int bits = significand_bits(type);
+  auto fail = [&](const std::string& why) {
+    throw std::logic_error("the exact input is not exact data: " + why);
+  };
+  if (n > exact_data_limit(bits))
+    fail("n = " + std::to_string(n) + " is past 2^" + std::to_string(2 * bits - 12) +
+         ", the largest n whose partial sums are promised exact in " + dtype_name(type));
+  // Per chunk: is every value +1 or -1, the chunk's sum, and the lowest and highest prefix sum
+  // inside it; the chunks are then joined in order to give every prefix sum of the whole input.
+  struct Part {
+    bool ok = true;
+    long long sum = 0, lo = 0, hi = 0;
+  };
   constexpr std::size_t kChunk = std::size_t{1} << 20;
-  std::vector<double> parts((n + kChunk - 1) / kChunk);
-  std::atomic<bool> integral{true};
+  std::vector<Part> parts((n + kChunk - 1) / kChunk);
   with_input_type(type, [&](auto t) {
     using T = decltype(t);
     const T* a = static_cast<const T*>(host);
     parallel_chunks(n, kChunk, [&](std::size_t b, std::size_t e, std::size_t c) {
-      double s = 0;
+      Part p;
       for (std::size_t i = b; i < e; ++i) {
-        const double v = static_cast<double>(a[i]);
-        if (v != std::floor(v)) integral = false;
-        s += std::fabs(v);
+        const T v = a[i];
+        if (v == T(1)) ++p.sum;
+        else if (v == T(-1)) --p.sum;
+        else p.ok = false;
+        p.lo = std::min(p.lo, p.sum);
+        p.hi = std::max(p.hi, p.sum);
       }
-      parts[c] = s;
+      parts[c] = p;
     });
   });
-  double total = 0;
-  for (double p : parts) total += p;
-  if (!integral || total >= std::ldexp(1.0, significand_bits(type)))
-    throw std::logic_error("the exact input is not exact data: sum|a| = " + std::to_string(total) +
-                           (integral ? "" : ", with non-integer values") + ", limit 2^" +
-                           std::to_string(significand_bits(type)));
+  long long prefix = 0, worst = 0;
+  for (const Part& p : parts) {
+    if (!p.ok) fail("a value other than +1 or -1");
+    worst = std::max({worst, std::llabs(prefix + p.lo), std::llabs(prefix + p.hi)});
+    prefix += p.sum;
+  }
+  if (worst >= (1ll << (bits - 1)))
+    fail("a prefix sum reaches " + std::to_string(worst) + ", not below 2^" + std::to_string(bits - 1));
 }
 
 template float generate_value<float>(Dist, std::uint64_t, std::size_t, std::size_t);

@@ -17,7 +17,7 @@ enum class Dist {
   signed_uniform,  //!< floats: multiples of 2^-23 in [-1, 1); ints: integers in [-100, 100]
   uniform,         //!< floats: multiples of 2^-24 in [0, 1); ints: integers in [0, 100]
   skewed,          //!< heavy-tailed non-negative values: 1000 * u^8 (ints rounded down)
-  exact            //!< values in {-1, 0, +1} whose every partial sum is exact in the type in any order
+  exact            //!< every element +1 or -1 (random signs, no zeros): see exact_data_limit
 };
 
 //! Parses "signed", "uniform", "skewed" or "exact". Throws UsageError otherwise.
@@ -37,11 +37,23 @@ inline std::uint64_t splitmix64(std::uint64_t z) {
 //! Every integer of magnitude up to 2^bits is exact in the type.
 int significand_bits(DType t);
 
-//! Probability that an element of the `exact` distribution is nonzero, for n elements of a type
-//! with `bits` significand bits: 1 while n <= 2^(bits-1) (every element +1 or -1, so dropping or
-//! doubling any one changes the sum), else 2^(bits-1) / n, which keeps the count of nonzeros, and
-//! so the magnitude of every partial sum in any order, near 2^(bits-1), far below 2^bits.
-double exact_nonzero_probability(std::size_t n, int bits);
+//! The largest n for which `exact` data of a type with `bits` significand bits is promised exact:
+//! 2^(2 bits - 12) (2^36 for float; beyond any size_t for double and int, so no limit there).
+//!
+//! Why exact: every element is +1 or -1, its sign an independent fair coin (a hash of seed and
+//! index). A kernel adds in an order that it fixes before it sees the values (its grid, its tree,
+//! the timing of its atomics: none of them looks at a value), so each partial sum it forms is a
+//! sum of m <= n independent random signs, and Hoeffding's inequality gives
+//! P(|partial| >= 2^bits) <= 2 exp(-2^(2 bits - 1) / n). A reduction or scan of n elements forms
+//! fewer than 4n partial sums, so the chance that any of them reaches 2^bits (where float stops
+//! holding every integer) is below 8n exp(-2^(2 bits - 1) / n): below 10^-800 for float at
+//! n = 2^36 (256 GiB of floats, more than any GPU holds). The promise is for *data-independent*
+//! orders, not for every order: a sum that added all the +1s first would reach n/2. What it buys:
+//! no element is zero, so a lost, doubled or unwritten element always changes the answer, at every
+//! n; an odd number of lost elements (one, three) always changes a sum, since a sum of an odd
+//! number of +-1 values is odd. Two lost elements of opposite sign cancel in a sum (a scan still
+//! shows them, in the outputs between them).
+std::size_t exact_data_limit(int bits);
 
 //! Element i of n elements of type T drawn from `dist` with `seed`.
 //! @tparam T float, double or int (the instantiations in inputs.cpp)
@@ -67,8 +79,10 @@ std::vector<T> make_host_input(std::size_t n, Dist dist, std::uint64_t seed) {
 //! @throws UsageError for an unknown distribution or a type other than float, double or int
 std::vector<unsigned char> generate_bytes(DType type, std::size_t n, const std::string& dist, std::uint64_t seed);
 
-//! Proves that n elements of `type` at `host` are exact data: integers whose magnitudes sum to less
-//! than 2^significand_bits(type), so every partial sum, in any order, is exact in the type.
+//! Checks that n elements of `type` at `host` are exact data (exact_data_limit): every value +1 or
+//! -1, n at most exact_data_limit(significand_bits(type)), and, as a witness of the probabilistic
+//! argument on the data actually used, every prefix sum in index order (the order of a scan, and
+//! of a sequential sum) below 2^(significand_bits - 1) in magnitude.
 //! @throws std::logic_error when they are not (a check on them would then mean nothing)
 void require_exact_data(DType type, const void* host, std::size_t n);
 

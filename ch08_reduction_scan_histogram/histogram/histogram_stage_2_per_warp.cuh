@@ -128,9 +128,10 @@ inline harness::Stage<harness::Histogram> histogram_stage_2_stage() {
   s.max_block = 1024;
   s.grid_stride = true;
   s.deterministic = true;
-  // 96 KiB at block 256 (8 copies), which every GPU from sm_80 has; larger blocks need
-  // proportionally more, and the launch refuses what the device cannot give (UsageError).
+  // One copy per warp: 3072 bins fill 96 KiB at block 256 (8 copies), what every GPU from sm_80
+  // gives a block; a larger block fits proportionally fewer bins, refused before anything runs.
   s.caps.max_bins = 3072;
+  s.caps.smem_bytes = [](int block, int bins) { return WarpHistograms::bytes(block / 32, bins); };
   s.grid_for = histogram_one_per_thread_grid;
   s.launch = launch_histogram_stage_2;
   return s;

@@ -52,6 +52,10 @@ HistogramReference reference_histogram(DType type, const void* samples, std::siz
   });
 }
 
+void validate_bin_range(DType type, int bins, double lower, double upper) {
+  with_sample_type(type, [&](auto t) { (void)make_bin_map<decltype(t)>(bins, lower, upper); });
+}
+
 Verification check_histogram(const Count* got, std::size_t got_bins, const HistogramReference& ref) {
   Verification v;
   v.kind = CheckKind::exact;

@@ -33,6 +33,11 @@ HistogramReference reference_histogram(const T* samples, std::size_t n, int bins
 HistogramReference reference_histogram(DType type, const void* samples, std::size_t n, int bins,
                                        double lower, double upper);
 
+//! Checks, without a GPU, that samples of `type` (u8, i32, f32) can be binned into `bins` bins of
+//! [lower, upper): the rules of make_bin_map (histogram_bins.cuh).
+//! @throws UsageError when they cannot (for example a non-integer limit for integer samples)
+void validate_bin_range(DType type, int bins, double lower, double upper);
+
 //! Compares a GPU histogram with the reference: every bin must be equal (CheckKind::exact).
 //! On failure, first_bad is the first wrong bin, got / expected its two counts, and the message
 //! names that bin and both totals (with the reference's dropped count).

@@ -45,11 +45,11 @@ std::vector<std::string> Reduce::dist_names() { return {"signed", "uniform", "sk
 
 std::string Reduce::dist_help() {
   return "Input distribution of the timed data: signed [-1, 1), uniform [0, 1), skewed (heavy-tailed), "
-         "or exact (values in {-1, 0, +1}: every partial sum exact in any order). Pass/fail is always "
+         "or exact (every element +1 or -1: no zeros, so a lost element always shows). Pass/fail is always "
          "decided on exact data";
 }
 
-const char* Reduce::exact_dist_help() { return "values in {-1, 0, +1}, every partial sum exact in any order"; }
+const char* Reduce::exact_dist_help() { return "every element +1 or -1 with random signs, so no element is zero; every partial sum exact in any data-independent order"; }
 
 std::vector<unsigned char> Reduce::generate(DType type, const Config&, std::size_t n,
                                             const std::string& dist, std::uint64_t seed) {

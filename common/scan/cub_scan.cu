@@ -36,6 +36,7 @@ Stage<Scan> cub_scan_stage() {
   s.change = "the library baseline (CCCL's CUB, shipped with the CUDA Toolkit)";
   s.source = "CUB, cub::DeviceScan::ExclusiveSum / InclusiveSum";
   s.deterministic = false;
+  s.caps.in_place = true;  // CUB documents d_in == d_out as supported
   s.grid_for = [](const ScanArgs&) { return std::size_t{1}; };  // CUB chooses its own grid
   s.workspace_bytes = [](const ScanArgs& a) {
     std::size_t bytes = 0;

@@ -2,6 +2,7 @@
 // for it.
 #include "scan_problem.hpp"
 
+#include <cstdint>
 #include <string>
 
 #include "cub_scan.hpp"
@@ -24,11 +25,11 @@ std::vector<std::string> Scan::dist_names() { return {"signed", "uniform", "skew
 
 std::string Scan::dist_help() {
   return "Input distribution of the timed data: signed [-1, 1), uniform [0, 1), skewed (heavy-tailed), "
-         "or exact (values in {-1, 0, +1}: every prefix exact in any order). Pass/fail is always "
+         "or exact (every element +1 or -1: no zeros, so a lost element always shows). Pass/fail is always "
          "decided on exact data";
 }
 
-const char* Scan::exact_dist_help() { return "values in {-1, 0, +1}, every prefix exact in any order"; }
+const char* Scan::exact_dist_help() { return "every element +1 or -1 with random signs, so no element is zero; every prefix exact in any data-independent order"; }
 
 std::vector<unsigned char> Scan::generate(DType type, const Config&, std::size_t n, const std::string& dist,
                                           std::uint64_t seed) {
@@ -44,6 +45,15 @@ Scan::Reference Scan::reference(DType type, const Config&, std::vector<unsigned 
 void Scan::validate(const Stage<Scan>& s, const Args& a) {
   if (a.inclusive ? !s.caps.inclusive : !s.caps.exclusive)
     throw UsageError(s.name + ": " + (a.inclusive ? "inclusive" : "exclusive") + " scans are not supported");
+  if (a.in && a.out && a.n > 0) {
+    const auto in = reinterpret_cast<std::uintptr_t>(a.in), out = reinterpret_cast<std::uintptr_t>(a.out);
+    const std::uintptr_t bytes = a.n * dtype_size(a.type);
+    const bool overlap = in < out + bytes && out < in + bytes;
+    if (overlap && !(s.caps.in_place && in == out))
+      throw UsageError(s.name + ": the output overlaps the input, and this stage cannot scan in place "
+                       "(it reads elements after others are written): give it a separate output buffer" +
+                       std::string(s.caps.in_place ? " or the input itself" : ""));
+  }
   if (s.caps.max_n && a.n > s.caps.max_n(a.block)) {
     std::string m = s.name + ": n = " + std::to_string(a.n) + " is more than one block of " +
                     std::to_string(a.block) + " threads scans (at most " + std::to_string(s.caps.max_n(a.block)) + ")";

@@ -40,6 +40,10 @@ struct Scan {
     std::function<std::size_t(int block)> max_n;
     //! The stage to use for larger n, named in the refusal message.
     const char* larger_n_stage = nullptr;
+    //! Scans in place (out == in) correctly. The stages take their pointers `__restrict__` and
+    //! read elements after others were written, so they do not: validate() refuses an output that
+    //! overlaps the input unless this is set (CUB's scan documents in-place support).
+    bool in_place = false;
   };
   //! The run settings a scan has besides n, type, block and grid.
   struct Config {
@@ -59,14 +63,16 @@ struct Scan {
   static std::vector<std::string> dist_names();
   //! Help text of --dist.
   static std::string dist_help();
-  //! "exact": values in {-1, 0, +1}, every prefix exact whatever the order.
+  //! "exact": every element +-1 (harness::exact_data_limit), so every prefix is exact and a lost
+  //! element shifts every later prefix.
   static std::string exact_dist() { return "exact"; }
   //! What the exact data is, for reports.
   static const char* exact_dist_help();
   //! True for "exact".
   static bool is_exact_dist(const std::string& dist) { return dist == "exact"; }
-  //! Integer scans are exact on any data.
-  static bool exact_on_any_data(DType type, const Config&) { return type == DType::i32; }
+  //! Every scan, integer scans too, is decided on the exact data: the other distributions hold
+  //! zeros (ints: 1 in 201 signed), and a lost zero changes no prefix.
+  static bool exact_on_any_data(DType, const Config&) { return false; }
   //! n elements of `type` from `dist` with `seed`, as bytes (harness::generate_bytes).
   static std::vector<unsigned char> generate(DType type, const Config& c, std::size_t n,
                                              const std::string& dist, std::uint64_t seed);
@@ -78,8 +84,10 @@ struct Scan {
   // --- launch -------------------------------------------------------------------------------
   //! Copies exclusive/inclusive into the launch arguments.
   static void apply(const Config& c, Args& a) { a.inclusive = c.inclusive; }
-  //! The stage must offer the scan asked for, and take this n at this block size (a one-block
-  //! stage refuses more, naming the stage that handles it). @throws UsageError
+  //! The stage must offer the scan asked for, take this n at this block size (a one-block stage
+  //! refuses more, naming the stage that handles it), and, once the buffers are set, write an
+  //! output that does not overlap the input (or is the input, for a stage with Caps::in_place).
+  //! @throws UsageError
   static void validate(const Stage<Scan>& s, const Args& a);
   //! The input type.
   static DType output_type(const Stage<Scan>&, const Args& a) { return a.type; }

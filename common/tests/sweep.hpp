@@ -47,6 +47,11 @@ struct Sweep {
   std::vector<std::size_t> sizes = standard_sizes();  //!< plus block-1 and block+1 for every block
   std::size_t large_from = std::size_t{1} << 24;      //!< from here on only `large_blocks` run
   std::vector<int> large_blocks{256};                 //!< (clamped to the stage's range)
+  std::vector<std::uint64_t> seeds;                   //!< input seeds; empty: run_seed() alone
+  bool block_edges = true;  //!< also run every supported block size - 1 and + 1 elements
+  //! The self-test of the checks: every run must be reported as FAILED (a deliberately broken
+  //! stage), and large sizes are never skipped.
+  bool expect_failure = false;
 };
 
 //! A session (input on the device + reference) for this key, kept while the cached inputs use at
@@ -83,55 +88,62 @@ harness::Session<P>& cached_session(harness::DType type, const typename P::Confi
 //! Runs `stage` over the sweep and CHECKs every result; returns the number of runs. Once a run has
 //! failed, the sizes from `large_from` on are skipped: the small sizes already show what is wrong,
 //! and the large inputs (2^31 + 1 elements: gigabytes, seconds each) would only make an unsolved
-//! exercise's test take minutes to say so. A stage that passes runs every size.
+//! exercise's test take minutes to say so. A stage that passes runs every size. With
+//! `expect_failure` (the self-test) every run must fail its check instead, and every size runs.
 template <class P>
 std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
   const std::vector<int> blocks = supported_blocks(stage);
   std::set<std::size_t> sizes(sw.sizes.begin(), sw.sizes.end());
   for (int b : blocks) {
+    if (!sw.block_edges) break;
     sizes.insert(static_cast<std::size_t>(b) - 1);
     sizes.insert(static_cast<std::size_t>(b) + 1);
   }
   std::size_t runs = 0;
   bool failed = false, said_skip = false;
+  const std::vector<std::uint64_t> seeds = sw.seeds.empty() ? std::vector<std::uint64_t>{run_seed()} : sw.seeds;
   for (harness::DType type : sw.types) {
     if (!std::count(stage.types.begin(), stage.types.end(), type)) continue;
     for (const auto& config : sw.configs) {
       for (const std::string& dist : sw.dists) {
         for (std::size_t n : sizes) {
-          if (failed && n >= sw.large_from) {
-            if (!said_skip)
-              WARN(stage.name << ": it failed at smaller sizes, so the sweep skips the sizes from " << sw.large_from
-                              << " on (they take seconds each and would add nothing)");
-            said_skip = true;
-            continue;
-          }
-          std::vector<int> bs = blocks;
-          if (n >= sw.large_from) {
-            bs.clear();
-            for (int b : sw.large_blocks) bs.push_back(std::clamp(b, stage.min_block, stage.max_block));
-            bs.erase(std::unique(bs.begin(), bs.end()), bs.end());
-          }
-          harness::Session<P>* s = nullptr;
-          for (int block : bs) {
-            typename P::Args probe;
-            probe.type = type;
-            probe.n = n;
-            probe.block = block;
-            P::apply(config, probe);
-            try {
-              harness::validate_config(stage, probe);
-            } catch (const harness::UsageError&) {
-              continue;  // a setting or size this stage does not take (its refusal is tested elsewhere)
+          for (std::uint64_t seed : seeds) {
+            if (failed && !sw.expect_failure && n >= sw.large_from) {
+              if (!said_skip)
+                WARN(stage.name << ": it failed at smaller sizes, so the sweep skips the sizes from " << sw.large_from
+                                << " on (they take seconds each and would add nothing)");
+              said_skip = true;
+              continue;
             }
-            if (!s) s = &cached_session<P>(type, config, n, dist, run_seed());
-            INFO(stage.name << ": type " << harness::dtype_name(type) << ", " << P::describe(config)
-                            << ", dist " << dist << ", n " << n << ", block " << block << ", seed " << run_seed());
-            const harness::Verification v = s->run_and_check(stage, s->args_for(stage, block, 0));
-            INFO(harness::check_name(v.kind) << ": " << v.message);
-            CHECK(v.ok);
-            failed = failed || !v.ok;
-            ++runs;
+            std::vector<int> bs = blocks;
+            if (n >= sw.large_from) {
+              bs.clear();
+              for (int b : sw.large_blocks) bs.push_back(std::clamp(b, stage.min_block, stage.max_block));
+              bs.erase(std::unique(bs.begin(), bs.end()), bs.end());
+            }
+            harness::Session<P>* s = nullptr;
+            for (int block : bs) {
+              typename P::Args probe;
+              probe.type = type;
+              probe.n = n;
+              probe.block = block;
+              P::apply(config, probe);
+              try {
+                harness::validate_config(stage, probe);
+              } catch (const harness::UsageError&) {
+                continue;  // a setting or size this stage does not take (its refusal is tested elsewhere)
+              }
+              if (!s) s = &cached_session<P>(type, config, n, dist, seed);
+              INFO(stage.name << " (" << stage.label << "): type " << harness::dtype_name(type) << ", "
+                              << P::describe(config) << ", dist " << dist << ", n " << n << ", block " << block
+                              << ", seed " << seed);
+              const harness::Verification v = s->run_and_check(stage, s->args_for(stage, block, 0));
+              INFO(harness::check_name(v.kind) << ": " << v.message);
+              if (sw.expect_failure) CHECK_FALSE(v.ok);
+              else CHECK(v.ok);
+              failed = failed || !v.ok;
+              ++runs;
+            }
           }
         }
       }

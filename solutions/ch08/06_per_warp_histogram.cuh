@@ -95,6 +95,10 @@ inline harness::Stage<harness::Histogram> ex06_stage() {
   s.grid_stride = true;
   s.deterministic = true;
   s.caps.max_bins = 3072;
+  // (blockDim.x / 32) copies of the bins: at most 96 KiB of shared memory per block.
+  s.caps.smem_bytes = [](int block, int bins) {
+    return static_cast<std::size_t>(block / 32) * static_cast<std::size_t>(bins) * sizeof(unsigned);
+  };
   s.grid_for = ch08::histogram_one_per_thread_grid;
   s.launch = launch_ex06;
   return s;

@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "ch08_histogram_stages.hpp"
+#include "errors.hpp"
+#include "run_stage.hpp"
 #include "histogram_bins.cuh"
 #include "histogram_grid.hpp"
 #include "histogram_inputs.hpp"
@@ -358,4 +361,47 @@ TEST_CASE("the grid bound keeps every shared-memory counter below 2^32", "[cpu][
   CHECK(stage_grid(5, 100, 1000) == 5);                       // --grid honoured
   CHECK(stage_grid(1, 100, std::size_t{1} << 34) == 8);       // raised to keep counters exact
   CHECK(stage_grid(0, std::size_t{1} << 40, 1000) == 2147483647);  // CUDA's grid limit
+}
+
+TEST_CASE("bad settings are refused before anything runs: shared memory at this block, integer limits",
+          "[cpu][histogram][validate]") {
+  auto args = [](DType type, int block, int bins, double lower, double upper) {
+    HistogramArgs a;
+    a.type = type;
+    a.n = 1000;
+    a.block = block;
+    a.bins = bins;
+    a.lower = lower;
+    a.upper = upper;
+    return a;
+  };
+  const Stage<Histogram> per_warp = ch08::histogram_stage_named("histogram_stage_2");
+  // 3072 bins fit 96 KiB at block 256 (8 warp copies); at block 1024 they would need 384 KiB.
+  CHECK_NOTHROW(validate_config(per_warp, args(DType::u8, 256, 3072, 0, 3072)));
+  CHECK_THROWS_AS(validate_config(per_warp, args(DType::u8, 1024, 3072, 0, 3072)), UsageError);
+  try {
+    validate_config(per_warp, args(DType::u8, 1024, 3072, 0, 3072));
+  } catch (const UsageError& e) {
+    const std::string m = e.what();
+    INFO(m);
+    CHECK(m.find("--block 256") != std::string::npos);
+    CHECK(m.find("768 bins") != std::string::npos);
+  }
+  CHECK_NOTHROW(validate_config(per_warp, args(DType::u8, 1024, 768, 0, 768)));
+  // Every per-warp stage (2, 3, 4) says the same, as every block size that fits is accepted.
+  for (const Stage<Histogram>& s : ch08::all_histogram_stages()) {
+    if (!s.caps.smem_bytes) continue;
+    for (int b = s.min_block; b <= s.max_block; b *= 2) {
+      INFO(s.name << ", block " << b);
+      if (s.caps.smem_bytes(b, 256) <= Histogram::kMaxStageSharedBytes)
+        CHECK_NOTHROW(validate_config(s, args(DType::u8, b, 256, 0, 256)));
+    }
+  }
+  // Integer samples need integer limits: refused here, not at launch.
+  for (const Stage<Histogram>& s : ch08::all_histogram_stages()) {
+    INFO(s.name);
+    CHECK_THROWS_AS(validate_config(s, args(DType::u8, 256, 16, 0.5, 200)), UsageError);
+    CHECK_THROWS_AS(validate_config(s, args(DType::i32, 256, 16, -3, 7.25)), UsageError);
+    CHECK_NOTHROW(validate_config(s, args(DType::f32, 256, 16, 0.5, 7.25)));
+  }
 }

@@ -1,9 +1,12 @@
 // CPU tests of the multi-block scans' host arithmetic (scan_support.cuh): recursion levels,
 // workspace layout, grid limits.
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
 #include "catch.hpp"
+#include "ch08_scan_stages.hpp"
+#include "run_stage.hpp"
 #include "errors.hpp"
 #include "scan_support.cuh"
 
@@ -34,4 +37,24 @@ TEST_CASE("grids of one tile per block stay below 2^31 blocks", "[cpu][scan]") {
   CHECK_THROWS_AS(ch08::grid_for_tiles(std::size_t{1} << 36, 32), harness::UsageError);  // 2^31 blocks
   CHECK(ch08::log2_int(1) == 0);
   CHECK(ch08::log2_int(1024) == 10);
+}
+
+TEST_CASE("a scan stage refuses an output that overlaps its input, before any launch", "[cpu][ch08][scan]") {
+  using namespace harness;
+  std::vector<float> buffer(2000);  // host memory stands in for device buffers: validation only
+  for (const Stage<Scan>& s : ch08::all_scan_stages()) {
+    INFO(s.name);
+    ScanArgs a;
+    a.type = DType::f32;
+    a.n = 1000;
+    a.block = std::min(256, s.max_block);
+    if (s.caps.max_n) a.n = std::min(a.n, s.caps.max_n(a.block));
+    a.in = buffer.data();
+    a.out = buffer.data() + 1000;  // separate: accepted
+    CHECK_NOTHROW(validate_config(s, a));
+    a.out = buffer.data();  // in place
+    CHECK_THROWS_AS(validate_config(s, a), UsageError);
+    a.out = buffer.data() + 10;  // overlapping
+    CHECK_THROWS_AS(validate_config(s, a), UsageError);
+  }
 }
