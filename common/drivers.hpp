@@ -54,7 +54,9 @@ int stage_main(int argc, char** argv, const Stage<P>& stage) {
 //! One table of a ladder that has several (e.g. the same stages with another finish).
 template <class P>
 struct LadderTable {
-  std::string key;               //!< its rows' value in the ladder's table_column, e.g. "partials"
+  //! Its rows' value in the ladder's table_column, e.g. "partials"; a stage named "<name>_<key>" is
+  //! numbered in the `#` column as "<name>" would be (reduce_kernel_3_partials: 3).
+  std::string key;
   std::string title;             //!< its heading in the report
   std::string note;              //!< a paragraph under the heading (may be empty)
   std::vector<Stage<P>> stages;  //!< in ladder order; step speedups compare neighbours

@@ -347,7 +347,13 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
         const double step = i == 0 ? 1.0 : p.rows[i - 1].time.median_ms / m.time.median_ms;
         const double total = first_ms / m.time.median_ms;
         const double vs_cub = cub.time.median_ms / m.time.median_ms;
-        table.push_back(table_row(m, detail::stage_number(m.stage), p.stages[i]->label, step, total, vs_cub));
+        // A table's forms may be named "<stage>_<key>" (reduce_kernel_3_partials): numbered as <stage>.
+        std::string base_name = m.stage;
+        const std::string suffix = "_" + p.table->key;
+        if (!p.table->key.empty() && base_name.size() > suffix.size() &&
+            base_name.compare(base_name.size() - suffix.size(), suffix.size(), suffix) == 0)
+          base_name.resize(base_name.size() - suffix.size());
+        table.push_back(table_row(m, detail::stage_number(base_name), p.stages[i]->label, step, total, vs_cub));
         add_record(m, step, total, vs_cub, &p.table->key);
       }
       table.push_back(table_row(cub, "-", "library baseline", 0, first_ms / cub.time.median_ms, 1.0));
