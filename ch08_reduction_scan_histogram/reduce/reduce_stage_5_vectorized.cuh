@@ -187,7 +187,7 @@ inline harness::Stage<harness::Reduce> reduce_stage_5_stage() {
   s.name = "reduce_stage_5";
   s.label = "16-byte loads, 4 in flight";
   s.change = "16-byte loads, four issued per thread before any is used, into four accumulators (64 bytes in flight per thread); stage 4's one-barrier block reduction";
-  s.source = "past the chapter: chapter 7's stage 9 with section 8.6's block reduction";
+  s.source = "chapter 8, section 8.6, fed as chapter 7's stage 9 (16-byte loads, four in flight)";
   s.caps = two_pass_caps();
   s.deterministic = true;
   s.grid_stride = true;
