@@ -20,22 +20,49 @@ namespace ch07 {
 
 std::vector<harness::Stage<harness::Reduce>> all_stages() {
   return {reduce_kernel_0_stage(),
-          reduce_kernel_1_stage(),
-          reduce_kernel_2_stage(),
-          reduce_kernel_3_stage(),
-          reduce_kernel_4_stage(),
-          reduce_kernel_5_stage(),
-          reduce_kernel_6_stage<LastWarp::legacy_volatile>(),
-          reduce_kernel_6_stage<LastWarp::syncwarp>(),
-          reduce_kernel_7_stage(),
-          reduce_kernel_8_stage(),
+          reduce_kernel_1_stage<Finish::atomic>(),
+          reduce_kernel_2_stage<Finish::atomic>(),
+          reduce_kernel_3_stage<Finish::atomic>(),
+          reduce_kernel_4_stage<Finish::atomic>(),
+          reduce_kernel_5_stage<Finish::atomic>(),
+          reduce_kernel_6_stage<LastWarp::legacy_volatile, Finish::atomic>(),
+          reduce_kernel_6_stage<LastWarp::syncwarp, Finish::atomic>(),
+          reduce_kernel_7_stage<Finish::atomic>(),
+          reduce_kernel_8_stage<Finish::atomic>(),
           reduce_kernel_9_stage(),
           reduce_kernel_10_stage(),
           reduce_kernel_11_stage()};
 }
 
+std::vector<harness::Stage<harness::Reduce>> partials_stages() {
+  return {reduce_kernel_1_stage<Finish::partials>(),
+          reduce_kernel_2_stage<Finish::partials>(),
+          reduce_kernel_3_stage<Finish::partials>(),
+          reduce_kernel_4_stage<Finish::partials>(),
+          reduce_kernel_5_stage<Finish::partials>(),
+          reduce_kernel_6_stage<LastWarp::legacy_volatile, Finish::partials>(),
+          reduce_kernel_6_stage<LastWarp::syncwarp, Finish::partials>(),
+          reduce_kernel_7_stage<Finish::partials>(),
+          reduce_kernel_8_stage<Finish::partials>(),
+          reduce_kernel_11_stage()};
+}
+
+std::vector<harness::LadderTable<harness::Reduce>> ladder_tables() {
+  return {{"atomic", "Finish: one atomicAdd per block into the result (the article)",
+           "Stages 1 to 8 as the article writes them; stages 9 and 10 keep the atomic, stage 11 finishes "
+           "in its last block instead. `step` compares each row with the row above.",
+           all_stages()},
+          {"partials", "Finish: one partial per block, folded by a second pass (deterministic)",
+           "The same kernels, each block writing its sum to its own slot; one block then folds the slots "
+           "(`reduce_partials`, a second launch). Stage 11 closes the table: the same finish inside one "
+           "launch. `total` is against stage 1 with this finish.",
+           partials_stages()}};
+}
+
 harness::Stage<harness::Reduce> stage_named(const std::string& name) {
   for (auto& s : all_stages())
+    if (s.name == name) return s;
+  for (auto& s : partials_stages())
     if (s.name == name) return s;
   throw std::out_of_range("no chapter-7 stage is called " + name);
 }

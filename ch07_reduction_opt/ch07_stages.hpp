@@ -1,7 +1,7 @@
 //! @file ch07_stages.hpp
 //! @brief Chapter 7's stages as one list, for the ladder and the tests. Each stage lives in its own
 //! header (`reduce_kernel_<N>_<idea>.cuh`: the kernel, how it is launched, and its Stage value);
-//! this list only collects them. Every stage sums float, double or int with block sizes 32..1024
+//! this list only collects them. Stages 1 to 8 come in two forms, one per finish (reduce_finish.cuh). Every stage sums float, double or int with block sizes 32..1024
 //! (stage 6: 64..1024).
 #pragma once
 #include <string>
@@ -12,10 +12,20 @@
 //! Chapter 7: the reduction article's stages 0 to 8, then stages 9 to 11 that reach CUB.
 namespace ch07 {
 
-//! Every stage of the chapter in ladder order (stage 6 in both forms: volatile, then syncwarp).
+//! Every stage of the chapter in ladder order with the atomic finish of the article (stage 6 in
+//! both warp tails: volatile, then syncwarp), then stages 9 to 11: the ladder's first table.
 std::vector<harness::Stage<harness::Reduce>> all_stages();
 
-//! The stage called `name` (a program name such as "reduce_kernel_4", or "reduce_kernel_6_volatile").
+//! Stages 1 to 8 with the partials finish (a second pass; deterministic), in ladder order (stage 6
+//! in both warp tails), then stage 11 (the same finish inside one launch): the ladder's second table.
+std::vector<harness::Stage<harness::Reduce>> partials_stages();
+
+//! The ladder's tables: key "atomic" (all_stages()) and key "partials" (partials_stages()), for
+//! the CSV column `finish`.
+std::vector<harness::LadderTable<harness::Reduce>> ladder_tables();
+
+//! The stage called `name`, from either list: a program name such as "reduce_kernel_4" (the atomic
+//! finish), "reduce_kernel_4_partials", "reduce_kernel_6_volatile" or "reduce_kernel_6_volatile_partials".
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Reduce> stage_named(const std::string& name);
 

@@ -17,6 +17,7 @@
 
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
+#include "reduce_finish.cuh"
 #include "reduce_problem.hpp"
 
 namespace ch07 {
@@ -24,13 +25,15 @@ namespace ch07 {
 //! Interleaved tree where thread tid adds sdata[idx + s] into sdata[idx], idx = 2 * s * tid.
 //! @tparam T float, double or int
 //! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
+//! @tparam F Finish::atomic (the article) or Finish::partials
 //! @param[in] data n elements
 //! @param[in] n number of elements
-//! @param[in,out] result one element, zeroed before the launch; receives the sum
+//! @param[in,out] out atomic: one element, zeroed before the launch, receives the sum;
+//!                partials: gridDim.x elements, block b writes its sum to out[b]
 //!
 //! Launch: ceil(n / Block) blocks of Block threads. Source: article section 6.
-template <class T, int Block>
-__global__ void reduce_kernel_3(const T* __restrict__ data, std::size_t n, T* result) {
+template <class T, int Block, Finish F>
+__global__ void reduce_kernel_3(const T* __restrict__ data, std::size_t n, T* out) {
   __shared__ T sdata[Block];
   const unsigned tid = threadIdx.x;
   const std::size_t i = harness::global_thread_id();
@@ -42,36 +45,45 @@ __global__ void reduce_kernel_3(const T* __restrict__ data, std::size_t n, T* re
     if (idx < Block) sdata[idx] += sdata[idx + s];
     __syncthreads();
   }
-  if (tid == 0) atomicAdd(result, sdata[0]);
+  if (tid == 0) {
+    if constexpr (F == Finish::atomic) atomicAdd(out, sdata[0]);  // the article: into the one result
+    else out[blockIdx.x] = sdata[0];                               // its own slot, for the second pass
+  }
 }
 
 // ---- How stage 3 is launched -----------------------------------------------------------------
 
-//! Launches stage 3 on a.stream: zeroes the one-element result (every block adds into it with
-//! atomicAdd), then ceil(n / Block) blocks of Block threads, one element per thread.
+//! Launches stage 3 with finish F on a.stream: atomic: zeroes the one-element result (every
+//! block adds into it), then ceil(n / Block) blocks of Block threads, one element per thread.
+//! partials: the same blocks write their sums to the workspace, then reduce_partials folds them.
+//! @tparam F Finish::atomic or Finish::partials
 //! @param[in] a n > 0, type float/double/int, block a power of two the stage accepts
-inline void launch_reduce_kernel_3(const harness::ReduceArgs& a) {
+//!            (partials: a workspace of one element per block)
+template <Finish F>
+void launch_reduce_kernel_3(const harness::ReduceArgs& a) {
   const std::size_t grid = harness::blocks_for(a.n, a.block);
   harness::with_input_type(a.type, [&](auto t) {
     using T = decltype(t);
-    CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), a.stream));
+    T* out = block_sums_target<F, T>(a);  // atomic: the zeroed result; partials: the workspace
     harness::with_block_size(a.block, [&](auto block) {
       constexpr int B = decltype(block)::value;
-      reduce_kernel_3<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<T>());
+      reduce_kernel_3<T, B, F><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, out);
     });
+    finish_block_sums<F, T>(a, grid);  // partials: the second pass; atomic: nothing
   });
 }
 
-//! Stage 3 as the harness runs it: the program `reduce_kernel_3`, the ladder and the tests.
-inline harness::Stage<harness::Reduce> reduce_kernel_3_stage() {
+//! Stage 3 with finish F as the harness runs it: the program `reduce_kernel_3` (`--finish`), the
+//! ladder and the tests.
+template <Finish F>
+harness::Stage<harness::Reduce> reduce_kernel_3_stage() {
   harness::Stage<harness::Reduce> s;
   s.name = "reduce_kernel_3";
   s.label = "strided index";
   s.change = "thread tid works on slot 2*s*tid: active threads are contiguous, no divergent warps (but bank conflicts)";
   s.source = "article section 6";
-  s.depth = [](const harness::ReduceArgs& a) { return harness::reduce_depth(1, a.block, static_cast<double>(harness::blocks_for(a.n, a.block))); };
-  s.launch = launch_reduce_kernel_3;
-  return s;
+  s.launch = launch_reduce_kernel_3<F>;
+  return with_finish<F>(s, one_element_per_thread_grid, one_element_per_thread);
 }
 
 }  // namespace ch07

@@ -1,8 +1,11 @@
-// The program reduce_kernel_5: stage 5 of chapter 7, checked, timed and reported by the harness.
-// The stage -- its kernel, how it is launched, what changed against stage 4 -- is in
-// reduce_kernel_5_unrolled.cuh.
+// The program reduce_kernel_5: stage 5 of chapter 7, checked, timed and reported by the harness, with
+// the article's finish (`--finish atomic`, the default) or per-block partials folded by a second
+// pass (`--finish partials`). The stage -- its kernel, how it is launched, what changed against
+// stage 4 -- is in reduce_kernel_5_unrolled.cuh; the two finishes in reduce_finish.cuh.
 #include "reduce_kernel_5_unrolled.cuh"
 
 int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch07::reduce_kernel_5_stage());
+  using ch07::Finish;
+  return harness::stage_main(argc, argv, ch07::finish_program(ch07::reduce_kernel_5_stage<Finish::atomic>(),
+                                                              ch07::reduce_kernel_5_stage<Finish::partials>()));
 }

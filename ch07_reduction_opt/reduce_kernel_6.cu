@@ -1,15 +1,21 @@
-// The program reduce_kernel_6: stage 6 of chapter 7 in its two forms, `--last-warp syncwarp` (the
-// default, correct on Volta and later) and `--last-warp volatile` (the article's legacy form, a data
-// race since Volta). The stage -- its kernel, how it is launched, what changed against stage 5 -- is
-// in reduce_kernel_6_last_warp_unrolled.cuh.
+// The program reduce_kernel_6: stage 6 of chapter 7 in its forms: the warp tail `--last-warp syncwarp`
+// (the default, correct on Volta and later) or `--last-warp volatile` (the article's legacy form, a
+// data race since Volta), each with the article's finish (`--finish atomic`, the default) or per-block
+// partials and a second pass (`--finish partials`). The stage -- its kernel, how it is launched, what
+// changed against stage 5 -- is in reduce_kernel_6_last_warp_unrolled.cuh.
 #include "reduce_kernel_6_last_warp_unrolled.cuh"
 
 int main(int argc, char** argv) {
+  using ch07::Finish;
+  using ch07::LastWarp;
   harness::StageProgram<harness::Reduce> program;
-  program.variants = {ch07::reduce_kernel_6_stage<ch07::LastWarp::syncwarp>(),
-                      ch07::reduce_kernel_6_stage<ch07::LastWarp::legacy_volatile>()};
+  program.variants = {ch07::reduce_kernel_6_stage<LastWarp::syncwarp, Finish::atomic>(),
+                      ch07::reduce_kernel_6_stage<LastWarp::syncwarp, Finish::partials>(),
+                      ch07::reduce_kernel_6_stage<LastWarp::legacy_volatile, Finish::atomic>(),
+                      ch07::reduce_kernel_6_stage<LastWarp::legacy_volatile, Finish::partials>()};
   program.variant_flag = "--last-warp";
   program.variant_names = {"syncwarp", "volatile"};
   program.variant_help = "Warp tail: syncwarp (correct on Volta and later) or volatile (the legacy, racy form)";
+  program.more_flags = {ch07::finish_flag()};
   return harness::stage_main(argc, argv, program);
 }

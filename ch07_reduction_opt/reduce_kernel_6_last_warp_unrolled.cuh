@@ -25,6 +25,7 @@
 
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
+#include "reduce_finish.cuh"
 #include "reduce_problem.hpp"
 #include "reduce_kernel_5_unrolled.cuh"
 
@@ -79,13 +80,15 @@ enum class LastWarp {
 //! @tparam T float, double or int
 //! @tparam Block threads per block: a power of two, 64..1024, equal to blockDim.x
 //! @tparam Tail which warp tail (see LastWarp)
+//! @tparam F Finish::atomic (the article) or Finish::partials
 //! @param[in] data n elements
 //! @param[in] n number of elements
-//! @param[in,out] result one element, zeroed before the launch; receives the sum
+//! @param[in,out] out atomic: one element, zeroed before the launch, receives the sum;
+//!                partials: gridDim.x elements, block b writes its sum to out[b]
 //!
 //! Launch: ceil(n / Block) blocks of Block threads. Source: article section 9.
-template <class T, int Block, LastWarp Tail>
-__global__ void reduce_kernel_6(const T* __restrict__ data, std::size_t n, T* result) {
+template <class T, int Block, LastWarp Tail, Finish F>
+__global__ void reduce_kernel_6(const T* __restrict__ data, std::size_t n, T* out) {
   __shared__ T sdata[Block];
   const unsigned tid = threadIdx.x;
   const std::size_t i = harness::global_thread_id();
@@ -96,38 +99,46 @@ __global__ void reduce_kernel_6(const T* __restrict__ data, std::size_t n, T* re
   if (tid < 32) {
     if constexpr (Tail == LastWarp::legacy_volatile) {
       warp_reduce_volatile<T, Block>(sdata, tid);
-      if (tid == 0) atomicAdd(result, sdata[0]);
+      if (tid == 0) sum = sdata[0];  // the block's sum, as the article reads it for its atomicAdd
     } else {
       sum = warp_reduce_syncwarp<T, Block>(sdata, tid, sum);
-      if (tid == 0) atomicAdd(result, sum);
+    }
+    if (tid == 0) {
+      if constexpr (F == Finish::atomic) atomicAdd(out, sum);  // the article: into the one result
+      else out[blockIdx.x] = sum;                               // its own slot, for the second pass
     }
   }
 }
 
 // ---- How stage 6 is launched -----------------------------------------------------------------
 
-//! Launches stage 6 with warp tail `Tail` on a.stream: zeroes the one-element result (every block
-//! adds into it with atomicAdd), then ceil(n / Block) blocks of Block threads (Block >= 64: the
-//! tail reads sdata[tid + 32]).
+//! Launches stage 6 with warp tail `Tail` and finish F on a.stream: atomic: zeroes the one-element
+//! result (every block adds into it), then ceil(n / Block) blocks of Block threads (Block >= 64:
+//! the tail reads sdata[tid + 32]); partials: the same blocks write their sums to the workspace,
+//! then reduce_partials folds them.
 //! @tparam Tail LastWarp::syncwarp or LastWarp::legacy_volatile
+//! @tparam F Finish::atomic or Finish::partials
 //! @param[in] a n > 0, type float/double/int, block a power of two from 64 to 1024
-template <LastWarp Tail>
+//!            (partials: a workspace of one element per block)
+template <LastWarp Tail, Finish F>
 void launch_reduce_kernel_6(const harness::ReduceArgs& a) {
   const std::size_t grid = harness::blocks_for(a.n, a.block);
   harness::with_input_type(a.type, [&](auto t) {
     using T = decltype(t);
-    CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), a.stream));
+    T* out = block_sums_target<F, T>(a);  // atomic: the zeroed result; partials: the workspace
     harness::with_block_size(a.block, [&](auto block) {
       constexpr int B = decltype(block)::value;
       if constexpr (B >= 64)  // block 32 is refused before launch (min_block)
-        reduce_kernel_6<T, B, Tail><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<T>());
+        reduce_kernel_6<T, B, Tail, F><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, out);
     });
+    finish_block_sums<F, T>(a, grid);  // partials: the second pass; atomic: nothing
   });
 }
 
-//! Stage 6 as the harness runs it, in the form `Tail`.
+//! Stage 6 as the harness runs it, with warp tail `Tail` and finish F.
 //! @tparam Tail LastWarp::syncwarp (the program's default) or LastWarp::legacy_volatile
-template <LastWarp Tail>
+//! @tparam F Finish::atomic (the program's default) or Finish::partials
+template <LastWarp Tail, Finish F>
 harness::Stage<harness::Reduce> reduce_kernel_6_stage() {
   harness::Stage<harness::Reduce> s;
   if constexpr (Tail == LastWarp::syncwarp) {
@@ -141,11 +152,8 @@ harness::Stage<harness::Reduce> reduce_kernel_6_stage() {
   }
   s.source = "article section 9";
   s.min_block = 64;  // the tail reads sdata[tid + 32]
-  s.depth = [](const harness::ReduceArgs& a) {
-    return harness::reduce_depth(1, a.block, static_cast<double>(harness::blocks_for(a.n, a.block)));
-  };
-  s.launch = launch_reduce_kernel_6<Tail>;
-  return s;
+  s.launch = launch_reduce_kernel_6<Tail, F>;
+  return with_finish<F>(s, one_element_per_thread_grid, one_element_per_thread);
 }
 
 }  // namespace ch07

@@ -15,6 +15,7 @@
 
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
+#include "reduce_finish.cuh"
 #include "reduce_problem.hpp"
 #include "reduce_kernel_7_warp_shuffle.cuh"
 
@@ -31,17 +32,20 @@ inline std::size_t coarsened_grid(const harness::ReduceArgs& a) {
   return harness::blocks_for(a.n, a.block * static_cast<int>(kStage8ElementsPerThread));
 }
 
-//! Stage 8: grid-stride accumulation in a register, then stage 7's block sum, one atomicAdd per block.
+//! Stage 8: grid-stride accumulation in a register, then stage 7's block sum, then the finish F
+//! (one atomicAdd or one store per block).
 //! @tparam T float, double or int
 //! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
+//! @tparam F Finish::atomic (the article) or Finish::partials
 //! @param[in] data n elements
 //! @param[in] n number of elements (any; the loop bound handles the tail)
-//! @param[in,out] result one element, zeroed before the launch; receives the sum
+//! @param[in,out] out atomic: one element, zeroed before the launch, receives the sum;
+//!                partials: gridDim.x elements, block b writes its sum to out[b]
 //!
 //! Launch: any number of blocks of Block threads (default ceil(n / (Block * 32))).
 //! Source: article section 11.
-template <class T, int Block>
-__global__ void reduce_kernel_8(const T* __restrict__ data, std::size_t n, T* result) {
+template <class T, int Block, Finish F>
+__global__ void reduce_kernel_8(const T* __restrict__ data, std::size_t n, T* out) {
   __shared__ T sdata[Block];
   const unsigned tid = threadIdx.x;
   T sum = T(0);
@@ -49,38 +53,51 @@ __global__ void reduce_kernel_8(const T* __restrict__ data, std::size_t n, T* re
   sdata[tid] = sum;
   __syncthreads();
   sum = block_sum_shuffle<T, Block>(sdata, tid, sum);
-  if (tid == 0) atomicAdd(result, sum);
+  if (tid == 0) {
+    if constexpr (F == Finish::atomic) atomicAdd(out, sum);  // the article: into the one result
+    else out[blockIdx.x] = sum;                               // its own slot, for the second pass
+  }
 }
 
 // ---- How stage 8 is launched -----------------------------------------------------------------
 
-//! Launches stage 8 on a.stream: zeroes the one-element result (every block adds into it with
-//! atomicAdd), then coarsened_grid(a) blocks of Block threads, each thread folding about n / (grid
-//! x Block) elements.
+//! Launches stage 8 with finish F on a.stream: atomic: zeroes the one-element result (every block
+//! adds into it), then coarsened_grid(a) blocks of Block threads, each thread folding about
+//! n / (grid x Block) elements; partials: the same blocks write their sums to the workspace, then
+//! reduce_partials folds them.
+//! @tparam F Finish::atomic or Finish::partials
 //! @param[in] a n > 0, type float/double/int, block a power of two from 32 to 1024, grid 0 or any
-inline void launch_reduce_kernel_8(const harness::ReduceArgs& a) {
+//!            (partials: a workspace of one element per block)
+template <Finish F>
+void launch_reduce_kernel_8(const harness::ReduceArgs& a) {
   const std::size_t grid = coarsened_grid(a);
   harness::with_input_type(a.type, [&](auto t) {
     using T = decltype(t);
-    CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), a.stream));
+    T* out = block_sums_target<F, T>(a);  // atomic: the zeroed result; partials: the workspace
     harness::with_block_size(a.block, [&](auto block) {
       constexpr int B = decltype(block)::value;
-      reduce_kernel_8<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<T>());
+      reduce_kernel_8<T, B, F><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, out);
     });
+    finish_block_sums<F, T>(a, grid);  // partials: the second pass; atomic: nothing
   });
 }
 
-//! The depth of the coarsened stages 8 and 9: each thread folds up to ceil(n / (grid x Block))
-//! elements (plus `extra` for stage 9's head, tail and accumulators), the block tree, and the grid's
-//! block sums added one after another into the result.
-inline double coarsened_depth(const harness::ReduceArgs& a, double extra) {
-  const double grid = static_cast<double>(coarsened_grid(a));
-  const double per_thread = static_cast<double>(harness::blocks_for(a.n, a.block)) / grid + 1;
-  return harness::reduce_depth(per_thread + extra, a.block, grid);
+//! Elements each thread of the coarsened stages 8 and 9 folds, at most: ceil(n / (grid x Block)).
+inline double coarsened_per_thread(const harness::ReduceArgs& a) {
+  return static_cast<double>(harness::blocks_for(a.n, a.block)) / static_cast<double>(coarsened_grid(a)) + 1;
 }
 
-//! Stage 8 as the harness runs it: the program `reduce_kernel_8`, the ladder and the tests.
-inline harness::Stage<harness::Reduce> reduce_kernel_8_stage() {
+//! The depth of the coarsened stages 8 and 9 with the atomic finish: each thread folds up to
+//! ceil(n / (grid x Block)) elements (plus `extra` for stage 9's head, tail and accumulators), the
+//! block tree, and the grid's block sums added one after another into the result.
+inline double coarsened_depth(const harness::ReduceArgs& a, double extra) {
+  return harness::reduce_depth(coarsened_per_thread(a) + extra, a.block, static_cast<double>(coarsened_grid(a)));
+}
+
+//! Stage 8 with finish F as the harness runs it: the program `reduce_kernel_8` (`--finish`), the
+//! ladder and the tests.
+template <Finish F>
+harness::Stage<harness::Reduce> reduce_kernel_8_stage() {
   harness::Stage<harness::Reduce> s;
   s.name = "reduce_kernel_8";
   s.label = "thread coarsening";
@@ -88,9 +105,8 @@ inline harness::Stage<harness::Reduce> reduce_kernel_8_stage() {
   s.source = "article section 11";
   s.grid_stride = true;
   s.grid_for = coarsened_grid;
-  s.depth = [](const harness::ReduceArgs& a) { return coarsened_depth(a, 0); };
-  s.launch = launch_reduce_kernel_8;
-  return s;
+  s.launch = launch_reduce_kernel_8<F>;
+  return with_finish<F>(s, coarsened_grid, coarsened_per_thread);
 }
 
 }  // namespace ch07

@@ -125,7 +125,7 @@ __device__ __forceinline__ T block_sum_one_barrier(T sum) {
 }
 
 //! Stage 9: vectorised, unrolled grid-stride accumulation, a one-barrier block sum, and one
-//! atomicAdd per block (as stages 1-8).
+//! atomicAdd per block (the article's finish of stages 1-8).
 //! @tparam T float, double or int
 //! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
 //! @param[in] data n elements, aligned to sizeof(T)

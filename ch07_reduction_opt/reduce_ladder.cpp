@@ -1,11 +1,15 @@
 // reduce_ladder: every chapter-7 stage, cub::DeviceReduce and a device-to-device copy on the same
-// input in one run; a Markdown table on stdout, CSV / JSON / Markdown files on request.
+// input in one run, in two tables: stages 0 to 11 with the article's finish (stages 1 to 8 atomicAdd
+// each block's sum into the result), and stages 1 to 8 again with per-block partials folded by a
+// second pass, closed by stage 11. A Markdown table on stdout, CSV / JSON / Markdown files on request
+// (the CSV column `finish` says which table a row belongs to).
 #include "ch07_stages.hpp"
 
 int main(int argc, char** argv) {
   harness::LadderSpec<harness::Reduce> spec;
   spec.program = "reduce_ladder";
   spec.title = "Chapter 7 ladder: parallel reduction, stage by stage";
-  spec.stages = ch07::all_stages();
+  spec.tables = ch07::ladder_tables();
+  spec.table_column = "finish";
   return harness::ladder_main(argc, argv, spec);
 }

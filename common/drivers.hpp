@@ -11,7 +11,15 @@
 
 namespace harness {
 
-//! A stage program: one stage, or a few forms of it chosen by a flag.
+//! One more choice a stage program offers beside its variant_flag (e.g. chapter 7's stage 6:
+//! `--finish` beside `--last-warp`).
+struct VariantFlag {
+  std::string flag;                //!< e.g. "--finish"
+  std::vector<std::string> names;  //!< its values, the first the default, e.g. "atomic", "partials"
+  std::string help;                //!< help text of the flag
+};
+
+//! A stage program: one stage, or a few forms of it chosen by a flag (or by several).
 //! @tparam P the problem
 template <class P>
 struct StageProgram {
@@ -19,6 +27,10 @@ struct StageProgram {
   std::string variant_flag;                //!< e.g. "--last-warp"; empty when there is one form
   std::vector<std::string> variant_names;  //!< flag value of each form, e.g. "syncwarp"
   std::string variant_help;                //!< help text of the flag
+  //! Further flags, each multiplying the forms: `variants` then holds every combination in order,
+  //! the last flag's values varying fastest (variant_names x more_flags[0].names x ...; stage 6:
+  //! syncwarp+atomic, syncwarp+partials, volatile+atomic, volatile+partials).
+  std::vector<VariantFlag> more_flags;
 };
 
 //! Runs a stage program: parses the flags (those the stage accepts), checks the stage on data whose
@@ -36,8 +48,19 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program);
 //! stage_main for a program of one stage.
 template <class P>
 int stage_main(int argc, char** argv, const Stage<P>& stage) {
-  return stage_main<P>(argc, argv, StageProgram<P>{{stage}, {}, {}, {}});
+  return stage_main<P>(argc, argv, StageProgram<P>{{stage}, {}, {}, {}, {}});
 }
+
+//! One table of a ladder that has several (e.g. the same stages with another finish).
+template <class P>
+struct LadderTable {
+  //! Its rows' value in the ladder's table_column, e.g. "partials"; a stage named "<name>_<key>" is
+  //! numbered in the `#` column as "<name>" would be (reduce_kernel_3_partials: 3).
+  std::string key;
+  std::string title;             //!< its heading in the report
+  std::string note;              //!< a paragraph under the heading (may be empty)
+  std::vector<Stage<P>> stages;  //!< in ladder order; step speedups compare neighbours
+};
 
 //! What a ladder program runs.
 template <class P>
@@ -45,6 +68,13 @@ struct LadderSpec {
   std::string program;           //!< program name, e.g. "reduce_ladder"
   std::string title;             //!< heading of the report
   std::vector<Stage<P>> stages;  //!< in ladder order; step speedups compare neighbours
+  //! Several tables on the same input instead of `stages` (which is then unused): each table has its
+  //! own step and total columns (total: against its first row); the baseline and the bandwidth
+  //! ceiling are measured once and close every table. Stage names must differ across tables.
+  std::vector<LadderTable<P>> tables;
+  //! With `tables`: the CSV / JSON column that names each row's table (its key), e.g. "finish";
+  //! empty for the baseline and ceiling rows.
+  std::string table_column;
 };
 
 //! Runs a ladder: every stage that supports the type and settings, P's CUB baseline and P's
@@ -53,8 +83,10 @@ struct LadderSpec {
 //! input. The table has, per stage: its number, time (median ms), GB/s, % of peak DRAM bandwidth,
 //! step speedup (previous stage's time / this one's), total speedup (first stage's / this one's),
 //! ratio to CUB (CUB's time / this one's: above 1 is faster than CUB), the verdict and which check
-//! decided it, and the timed input's error check. Flags as stage_main plus --stages (a
-//! comma-separated list of names) and --md.
+//! decided it, and the timed input's error check. With LadderSpec::tables, one such table per
+//! LadderTable, each closed by the baseline and the ceiling, and the records carry the table's key
+//! in LadderSpec::table_column. Flags as stage_main plus --stages (a comma-separated list of names,
+//! from any table) and --md.
 //! @return 0 when every row passed, 1 otherwise, 2 for bad flags, 77 without a GPU
 template <class P>
 int ladder_main(int argc, char** argv, const LadderSpec<P>& spec);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 
 #include "ceilings.hpp"
 #include "cli.hpp"
@@ -132,15 +133,30 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program) {
   std::vector<const Stage<P>*> all;
   for (const Stage<P>& v : program.variants) all.push_back(&v);
   detail::add_problem_flags<P>(app, o, config, all, /*ladder=*/false);
-  std::string variant = program.variant_names.empty() ? "" : program.variant_names.front();
-  if (program.variants.size() > 1)
-    app.add_option(program.variant_flag, variant, program.variant_help)
-        ->check(CLI::IsMember(program.variant_names))
-        ->capture_default_str();
+  // The variant flags: variant_flag first, then more_flags; the forms are every combination.
+  std::vector<VariantFlag> flags;
+  if (!program.variant_flag.empty() || !program.variant_names.empty())
+    flags.push_back({program.variant_flag, program.variant_names, program.variant_help});
+  flags.insert(flags.end(), program.more_flags.begin(), program.more_flags.end());
+  std::size_t forms = 1;
+  for (const VariantFlag& f : flags) forms *= f.names.size();
+  if (forms != program.variants.size())
+    throw std::logic_error(first.name + ": " + std::to_string(program.variants.size()) +
+                           " variants for " + std::to_string(forms) + " combinations of the variant flags");
+  std::vector<std::string> chosen;
+  for (const VariantFlag& f : flags) chosen.push_back(f.names.front());
+  for (std::size_t k = 0; k < flags.size(); ++k)
+    if (flags[k].names.size() > 1)
+      app.add_option(flags[k].flag, chosen[k], flags[k].help)
+          ->check(CLI::IsMember(flags[k].names))
+          ->capture_default_str();
   if (auto rc = parse_command_line(app, o, argc, argv)) return *rc;
   std::size_t pick = 0;
-  for (std::size_t i = 0; i < program.variant_names.size(); ++i)
-    if (program.variant_names[i] == variant) pick = i;
+  for (std::size_t k = 0; k < flags.size(); ++k) {
+    const auto& names = flags[k].names;
+    pick = pick * names.size() +
+           static_cast<std::size_t>(std::find(names.begin(), names.end(), chosen[k]) - names.begin());
+  }
   const Stage<P>& stage = program.variants[pick];
 
   return run_program(stage.name, [&]() -> int {
@@ -225,8 +241,12 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
   RunOptions o;
   o.max_seconds = 10;
   typename P::Config config;
+  // One table of `stages`, or the spec's tables.
+  const std::vector<LadderTable<P>> tables =
+      spec.tables.empty() ? std::vector<LadderTable<P>>{{"", "", "", spec.stages}} : spec.tables;
   std::vector<const Stage<P>*> all;
-  for (const Stage<P>& s : spec.stages) all.push_back(&s);
+  for (const LadderTable<P>& t : tables)
+    for (const Stage<P>& s : t.stages) all.push_back(&s);
   detail::add_problem_flags<P>(app, o, config, all, /*ladder=*/true);
   std::string only;
   app.add_option("--stages", only, "Run only these stages (comma-separated names)");
@@ -241,23 +261,35 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
         if (!item.empty()) wanted.push_back(item);
     }
     for (const auto& w : wanted)
-      if (std::none_of(spec.stages.begin(), spec.stages.end(), [&](const Stage<P>& s) { return s.name == w; }))
+      if (std::none_of(all.begin(), all.end(), [&](const Stage<P>* s) { return s->name == w; }))
         throw UsageError("--stages: unknown stage '" + w + "'");
     // Each stage runs at --block, or at the nearest block size it accepts.
     auto block_of = [&](const Stage<P>& s) { return std::clamp(o.block, s.min_block, s.max_block); };
-    std::vector<const Stage<P>*> stages;
-    for (const Stage<P>& s : spec.stages) {
-      const bool picked = wanted.empty() || std::count(wanted.begin(), wanted.end(), s.name);
-      typename P::Args probe = detail::probe_args<P>(type, config, o);
-      probe.block = block_of(s);
-      probe.grid = 0;
-      bool supported = true;
-      try {
-        validate_config(s, probe);
-      } catch (const UsageError&) {
-        supported = false;  // e.g. a type or operator this stage does not offer
+    // Per table, the stages picked that support this type and these settings; empty tables go.
+    struct Picked {
+      const LadderTable<P>* table;
+      std::vector<const Stage<P>*> stages;
+      std::vector<Measurement> rows;
+    };
+    std::vector<Picked> picked;
+    std::vector<const Stage<P>*> stages;  // every picked stage, for the baseline
+    for (const LadderTable<P>& t : tables) {
+      Picked p{&t, {}, {}};
+      for (const Stage<P>& s : t.stages) {
+        const bool chosen = wanted.empty() || std::count(wanted.begin(), wanted.end(), s.name);
+        typename P::Args probe = detail::probe_args<P>(type, config, o);
+        probe.block = block_of(s);
+        probe.grid = 0;
+        bool supported = true;
+        try {
+          validate_config(s, probe);
+        } catch (const UsageError&) {
+          supported = false;  // e.g. a type or operator this stage does not offer
+        }
+        if (chosen && supported) p.stages.push_back(&s);
       }
-      if (picked && supported) stages.push_back(&s);
+      stages.insert(stages.end(), p.stages.begin(), p.stages.end());
+      if (!p.stages.empty()) picked.push_back(std::move(p));
     }
     if (stages.empty()) throw UsageError("no stage supports this type and these settings");
     for (const std::string* path : {&o.csv, &o.json, &o.md})
@@ -275,10 +307,11 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
     const Stage<P> base = P::baseline(type, config, stages);
     std::fprintf(stderr, "  timing %s\n", base.name.c_str());
     const Measurement cub = measure_stage(base, exact ? &*exact : nullptr, timed, 256, 0, t, dev, true);
-    std::vector<Measurement> rows;
-    for (const Stage<P>* s : stages) {
-      std::fprintf(stderr, "  timing %s\n", s->name.c_str());
-      rows.push_back(measure_stage(*s, exact ? &*exact : nullptr, timed, block_of(*s), 0, t, dev));
+    for (Picked& p : picked) {
+      for (const Stage<P>* s : p.stages) {
+        std::fprintf(stderr, "  timing %s\n", s->name.c_str());
+        p.rows.push_back(measure_stage(*s, exact ? &*exact : nullptr, timed, block_of(*s), 0, t, dev));
+      }
     }
     // The bandwidth ceiling on the same input.
     const Ceiling ceiling = P::ceiling();
@@ -286,36 +319,53 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
 
     Record cfg;
     P::add_columns(config, cfg);
-    std::vector<std::vector<std::string>> table;
     std::vector<Record> records;
-    const double first_ms = rows.front().time.median_ms;
-    auto add_row = [&](const Measurement& m, const std::string& number, const std::string& change,
-                       double step, double total, double vs_cub) {
-      table.push_back({number, "`" + m.stage + "`", change, detail::fixed(m.time.median_ms, 4),
-                       detail::fixed(m.gb_per_s, 1), detail::fixed(m.pct_peak_bw, 1),
-                       step > 0 ? detail::fixed(step, 2) + "x" : "", total > 0 ? detail::fixed(total, 2) + "x" : "",
-                       detail::fixed(vs_cub, 2), m.ok() ? "yes" : "**NO**",
-                       check_name(m.decided_by()),
-                       m.timed.kind == CheckKind::unchecked ? "not checked" : check_name(m.timed.kind)});
+    auto table_row = [&](const Measurement& m, const std::string& number, const std::string& change,
+                         double step, double total, double vs_cub) -> std::vector<std::string> {
+      return {number, "`" + m.stage + "`", change, detail::fixed(m.time.median_ms, 4),
+              detail::fixed(m.gb_per_s, 1), detail::fixed(m.pct_peak_bw, 1),
+              step > 0 ? detail::fixed(step, 2) + "x" : "", total > 0 ? detail::fixed(total, 2) + "x" : "",
+              detail::fixed(vs_cub, 2), m.ok() ? "yes" : "**NO**",
+              check_name(m.decided_by()),
+              m.timed.kind == CheckKind::unchecked ? "not checked" : check_name(m.timed.kind)};
+    };
+    auto add_record = [&](const Measurement& m, double step, double total, double vs_cub, const std::string* key) {
       Record r = measurement_record(m, cfg);
       r.add("label", m.label).add("dist", o.dist).add("step_speedup", step).add("total_speedup", total)
           .add("vs_cub", vs_cub).add("device", dev.name);
+      if (!spec.table_column.empty()) r.add(spec.table_column, key ? *key : std::string());
       records.push_back(std::move(r));
     };
     bool all_ok = cub.ok();
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const Measurement& m = rows[i];
-      all_ok = all_ok && m.ok();
-      const double step = i == 0 ? 1.0 : rows[i - 1].time.median_ms / m.time.median_ms;
-      add_row(m, detail::stage_number(m.stage), stages[i]->label, step, first_ms / m.time.median_ms,
-              cub.time.median_ms / m.time.median_ms);
+    std::vector<std::vector<std::vector<std::string>>> md_tables;
+    for (const Picked& p : picked) {
+      std::vector<std::vector<std::string>> table;
+      const double first_ms = p.rows.front().time.median_ms;
+      for (std::size_t i = 0; i < p.rows.size(); ++i) {
+        const Measurement& m = p.rows[i];
+        all_ok = all_ok && m.ok();
+        const double step = i == 0 ? 1.0 : p.rows[i - 1].time.median_ms / m.time.median_ms;
+        const double total = first_ms / m.time.median_ms;
+        const double vs_cub = cub.time.median_ms / m.time.median_ms;
+        // A table's forms may be named "<stage>_<key>" (reduce_kernel_3_partials): numbered as <stage>.
+        std::string base_name = m.stage;
+        const std::string suffix = "_" + p.table->key;
+        if (!p.table->key.empty() && base_name.size() > suffix.size() &&
+            base_name.compare(base_name.size() - suffix.size(), suffix.size(), suffix) == 0)
+          base_name.resize(base_name.size() - suffix.size());
+        table.push_back(table_row(m, detail::stage_number(base_name), p.stages[i]->label, step, total, vs_cub));
+        add_record(m, step, total, vs_cub, &p.table->key);
+      }
+      table.push_back(table_row(cub, "-", "library baseline", 0, first_ms / cub.time.median_ms, 1.0));
+      md_tables.push_back(std::move(table));
     }
-    add_row(cub, "-", "library baseline", 0, first_ms / cub.time.median_ms, 1.0);
+    add_record(cub, 0, picked.front().rows.front().time.median_ms / cub.time.median_ms, 1.0, nullptr);
     if (roof.ms > 0) {
       const double gbs = gigabytes_per_second(roof.bytes, roof.ms);
       const double pct = 100.0 * gbs * 1e9 / dev.peak_bw_bytes_per_s;
-      table.push_back({"-", ceiling_name(ceiling), ceiling_help(ceiling), detail::fixed(roof.ms, 4),
-                       detail::fixed(gbs, 1), detail::fixed(pct, 1), "", "", "", "-", "-", "-"});
+      for (auto& table : md_tables)
+        table.push_back({"-", ceiling_name(ceiling), ceiling_help(ceiling), detail::fixed(roof.ms, 4),
+                         detail::fixed(gbs, 1), detail::fixed(pct, 1), "", "", "", "-", "-", "-"});
       Record r;
       r.add("stage", std::string(ceiling_name(ceiling))).add("n", static_cast<long long>(o.n))
           .add("dtype", std::string(dtype_name(type)));
@@ -327,6 +377,7 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
           .add("label", std::string(ceiling_help(ceiling))).add("dist", o.dist)
           .add("step_speedup", 0.0).add("total_speedup", 0.0).add("vs_cub", cub.time.median_ms / roof.ms)
           .add("device", dev.name);
+      if (!spec.table_column.empty()) r.add(spec.table_column, std::string());
       records.push_back(std::move(r));
     }
     // A library baseline chooses its own grid and block: leave those cells empty.
@@ -348,20 +399,31 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
        << "- timing: median of up to " << t.iters << " runs after " << t.warmup
        << " warm-up, CUDA events, L2 " << (t.flush_l2 ? "flushed" : "warm") << " between runs; block "
        << o.block << " (or the nearest the stage accepts)\n"
-       << "- command: `" << detail::command_line(argc, argv) << "` (" << date << ")\n\n"
-       << markdown_table({"#", "stage", "what changed", "ms (median)", "GB/s", "% peak", "step",
-                          "total", "vs CUB", "verified", "check", "timed data"},
-                         table)
-       << "\nGB/s = " << P::bytes_help() << " / median time (1e9 B/s); `vs CUB` = CUB's time / the stage's time;"
+       << "- command: `" << detail::command_line(argc, argv) << "` (" << date << ")\n";
+    const std::vector<std::string> header{"#", "stage", "what changed", "ms (median)", "GB/s", "% peak",
+                                          "step", "total", "vs CUB", "verified", "check", "timed data"};
+    for (std::size_t k = 0; k < picked.size(); ++k) {
+      const LadderTable<P>& lt = *picked[k].table;
+      md << "\n";
+      if (!lt.title.empty()) md << "### " << lt.title << "\n\n";
+      if (!lt.note.empty()) md << lt.note << "\n\n";
+      md << markdown_table(header, md_tables[k]);
+    }
+    md << "\nGB/s = " << P::bytes_help() << " / median time (1e9 B/s); `vs CUB` = CUB's time / the stage's time;"
        << " `timed data`: the timed input's own check (exact, or its error against the stage's depth bound, or"
-       << " not checked where that bound is looser than the answer).\n";
+       << " not checked where that bound is looser than the answer).";
+    if (picked.size() > 1)
+      md << " Each table's `step` compares a row with the row above it, `total` with the table's first row;"
+         << " the baseline and the ceiling were measured once and close every table.";
+    md << "\n";
     std::cout << md.str();
     if (!o.md.empty()) write_text_file(o.md, md.str());
     detail::write_records(o, records);
-    for (const auto& m : rows)
-      if (!m.ok())
-        std::cerr << m.stage << ": verification FAILED: "
-                  << (m.verdict.ok ? m.timed.message : m.verdict.message) << "\n";
+    for (const Picked& p : picked)
+      for (const auto& m : p.rows)
+        if (!m.ok())
+          std::cerr << m.stage << ": verification FAILED: "
+                    << (m.verdict.ok ? m.timed.message : m.verdict.message) << "\n";
     return all_ok ? 0 : kExitFailure;
   });
 }

@@ -5,7 +5,16 @@ Every stage program of the chapter is profiled once (the first launch inside its
 at n = 2^24 floats, block 256 unless told otherwise) and the counters the chapter talks about are
 compared step by step.
 
-Chapter 7 (--chapter ch07, reduce_kernel_0..11; the claims stop at stage 9):
+Chapter 7 (--chapter ch07, reduce_kernel_0..11, then stages 1..8 again with --finish partials, named
+reduce_kernel_N@partials; the claims stop at stage 9):
+  1 -> 3   for both finishes: the strided index against the modulo branch: bank conflicts rise (x10
+           or more) and divergence falls, seen as whole warps leaving the tree: shared ld+st
+           instructions fall (the divergent-branch counter is 0 on both sides: nvcc predicates the
+           modulo test). Atomic finish: the kernel time stays within 5% (the same-address atomics
+           set the pace); partials finish: the kernel time rises by >= 10% (the bank conflicts cost
+           more than the divergence saved)
+  1 -> 7   partials finish: the kernel time falls by >= 10% (the tree's improvements show once the
+           atomic does not bound the kernel)
   1 -> 2   shared-memory load instructions fall (partial kept in a register)
   2 -> 3   shared instructions fall and bank conflicts appear (the article's "divergence falls"
            is not observable on sm_90: the compiler predicates the branch; see the table)
@@ -15,11 +24,13 @@ Chapter 7 (--chapter ch07, reduce_kernel_0..11; the claims stop at stage 9):
   7 -> 8   DRAM throughput (% of peak) rises (thread coarsening)
   8 -> 9   DRAM throughput rises again (16-byte loads, four in flight per thread)
 
-Chapter 8 (--chapter ch08, reduce_stage_0..4; the first pass, the stage's own kernel):
+Chapter 8 (--chapter ch08, reduce_stage_0..5; the first pass, the stage's own kernel):
   0 -> 1   DRAM throughput jumps from near zero (the whole grid works)
   1 -> 2   shared-memory instructions fall by more than 90%, DRAM throughput rises (coarsening)
   2 -> 3   barriers per block fall by 5 (the last five levels are shuffles)
   3 -> 4   barriers per block fall to one; shared-memory instructions fall (one value per warp)
+  4 -> 5   DRAM throughput rises by >= 15 points: 16-byte loads, four in flight per thread (bytes in
+           flight, what holds stages 2-4 near half the peak); still one barrier per block
 
 Chapter 8, scan (--chapter ch08-scan, scan_stage_1..7, run at n = 2^26 by the profile test; the
 first kernel of each launch):
@@ -64,6 +75,10 @@ SHARED_LD_MIN_DROP = 0.40        # ch07 1 -> 2: shared loads fall by at least 40
 SHARED_INST_MIN_DROP = 0.40      # ch07 2 -> 3: shared ld+st instructions fall (whole warps leave the tree)
 BANK_CONFLICT_MIN_RISE = 10.0    # ch07 2 -> 3: ... and bank conflicts appear (at least 10x more)
 BANK_CONFLICT_MIN_DROP = 0.90    # ch07 3 -> 4: bank conflicts (loads + stores) fall by more than 90%
+STRIDED_TIME_MIN_RISE = 1.10     # ch07 1 -> 3, partials finish: the strided index is >= 10% slower
+ATOMIC_SAME_TIME = 0.05          # ch07 1 -> 3, atomic finish: the kernel time moves by less than 5%
+TREE_MIN_TIME_DROP = 0.10        # ch07 1 -> 7, partials finish: the shuffle tail is >= 10% faster
+VECTOR_DRAM_MIN_RISE_POINTS = 15.0  # ch08 4 -> 5: 16-byte loads, 4 in flight: DRAM throughput +15 points
 BARRIERS_MIN_DROP_PER_BLOCK = 5  # ch07 5 -> 6 and 5 -> 7, ch08 2 -> 3: at least 5 fewer barriers per block
 DRAM_MIN_RISE_POINTS = 2.0       # ch07 7 -> 8, 8 -> 9, ch08 1 -> 2: DRAM throughput rises by >= 2 points
 DRAM_FIRST_RISE_POINTS = 10.0    # ch08 0 -> 1: from one thread to the whole grid, >= 10 points
@@ -81,6 +96,7 @@ PER_WARP_MIN_TIME_DROP = 0.10    # histogram 1 -> 2 on one-bin data: kernel time
 SAME_WORK_TOLERANCE = 0.01       # histogram 1 -> 2: shared atomic instructions equal within 1%
 
 K7 = "reduce_kernel_%d"
+K7P = "reduce_kernel_%d@partials"  # the same program with --finish partials
 S8 = "reduce_stage_%d"
 SC = "scan_stage_%d"
 H8 = "histogram_stage_%d"
@@ -93,10 +109,30 @@ CHAPTERS = {
     "ch07": {
         "title": "Chapter 7",
         "bin_dir": "build/ch07_reduction_opt",
-        "stages": [K7 % i for i in range(12)],
-        # Stage 6 is profiled in its correct __syncwarp form.
-        "stage_args": {K7 % 6: ["--last-warp", "syncwarp"]},
+        "stages": [K7 % i for i in range(12)] + [K7P % i for i in range(1, 9)],
+        # Stage 6 is profiled in its correct __syncwarp form; "@partials": --finish partials (the
+        # first launch in the profiler range is still the stage's own kernel, not the second pass).
+        "stage_args": dict([(K7 % 6, ["--last-warp", "syncwarp"]),
+                            (K7P % 6, ["--last-warp", "syncwarp", "--finish", "partials"])]
+                           + [(K7P % i, ["--finish", "partials"]) for i in (1, 2, 3, 4, 5, 7, 8)]),
         "claims": [
+            # The strided index (3) against the modulo branch (1), with both finishes. The article's
+            # "divergence falls" shows as whole warps leaving the tree (fewer warp-level shared
+            # instructions); the divergent-branch counter is 0 on both sides (predicated, see table).
+            (K7 % 1, K7 % 3, "conflicts", "rise_factor", BANK_CONFLICT_MIN_RISE, True,
+             "atomic finish: bank conflicts rise with the strided index"),
+            (K7 % 1, K7 % 3, "shared_inst", "drop", SHARED_INST_MIN_DROP, True,
+             "atomic finish: divergence falls: whole warps leave the tree, shared ld+st instructions fall"),
+            (K7 % 1, K7 % 3, "time_us", "same", ATOMIC_SAME_TIME, True,
+             "atomic finish: the kernel time does not move (the same-address atomics set the pace)"),
+            (K7P % 1, K7P % 3, "conflicts", "rise_factor", BANK_CONFLICT_MIN_RISE, True,
+             "partials finish: bank conflicts rise with the strided index"),
+            (K7P % 1, K7P % 3, "shared_inst", "drop", SHARED_INST_MIN_DROP, True,
+             "partials finish: divergence falls: whole warps leave the tree, shared ld+st instructions fall"),
+            (K7P % 1, K7P % 3, "time_us", "rise_factor", STRIDED_TIME_MIN_RISE, True,
+             "partials finish: the strided index is slower (bank conflicts cost more than the divergence saved)"),
+            (K7P % 1, K7P % 7, "time_us", "drop", TREE_MIN_TIME_DROP, True,
+             "partials finish: the tree's improvements show in the time (modulo branch -> shuffle tail)"),
             (K7 % 1, K7 % 2, "shared_ld", "drop", SHARED_LD_MIN_DROP, True,
              "shared-memory load instructions fall (register accumulator)"),
             # The article's claim here is "branch divergence falls". On sm_90 nvcc predicates the
@@ -123,7 +159,7 @@ CHAPTERS = {
     "ch08": {
         "title": "Chapter 8",
         "bin_dir": "build/ch08_reduction_scan_histogram",
-        "stages": [S8 % i for i in range(5)],
+        "stages": [S8 % i for i in range(6)],
         "stage_args": {},
         "claims": [
             (S8 % 0, S8 % 1, "dram_pct", "rise_abs", DRAM_FIRST_RISE_POINTS, True,
@@ -138,6 +174,10 @@ CHAPTERS = {
              "barriers per block fall to one (complete block reduction)"),
             (S8 % 3, S8 % 4, "shared_inst", "drop", BLOCK_REDUCE_SHARED_MIN_DROP, True,
              "shared ld+st instructions fall by >= 50% (one value per warp through shared memory)"),
+            (S8 % 4, S8 % 5, "dram_pct", "rise_abs", VECTOR_DRAM_MIN_RISE_POINTS, True,
+             "DRAM throughput rises: 16-byte loads, four in flight per thread (bytes in flight)"),
+            (S8 % 4, S8 % 5, "barriers_per_block", "at_most", BLOCK_REDUCE_MAX_BARRIERS, True,
+             "still one barrier per block (stage 4's block reduction)"),
         ],
     },
     "ch08-scan": {

@@ -5,10 +5,14 @@
   scan_stage_*, scan_block_blelloch and histogram_stage_* (ch08)  x  --n 1000 and --n 4099 (neither a multiple of the
   block; the one-block scan at --block 1024 and n at most 1024), --iters 1 --warmup 0
 
+Chapter 7's stages 1 to 8 run in both finishes (--finish atomic and --finish partials: the second
+pass, reduce_partials, runs under the tools too); stage 6 in both warp tails with each finish.
+
 Every run must be clean (exit 0, "ERROR SUMMARY: 0 errors", and for racecheck "0 hazards"),
 with one exception that is the lesson of stage 6: `reduce_kernel_6 --last-warp volatile` under
-racecheck MUST report hazards (the legacy warp-synchronous tail is a data race since Volta); the
-hazard count is printed. Stage 6's correct form (--last-warp syncwarp) must be clean like the rest.
+racecheck MUST report hazards (the legacy warp-synchronous tail is a data race since Volta), with
+either finish; the hazard count is printed. Stage 6's correct form (--last-warp syncwarp) must be
+clean like the rest.
 
 Exit codes: 0 all as expected; 1 something was not; 77 skipped (no GPU or no compute-sanitizer),
 for CTest's SKIP_RETURN_CODE. Logs of every run go to --log-dir, with summary.txt: what was printed
@@ -38,12 +42,17 @@ PROGRAM_GLOBS = [("ch07_reduction_opt", "reduce_kernel_[0-9]*"),
 # Programs with variants: one run per variant, with these extra flags.
 # The one-block scan takes at most one block of elements: it runs at --block 1024, n capped at 1024.
 SIZE_CAP = {"scan_block_blelloch": 1024}
+FINISHES = [("atomic", ["--finish", "atomic"]), ("partials", ["--finish", "partials"])]
 VARIANTS = {"scan_block_blelloch": [("block1024", ["--block", "1024"])],
             "histogram_stage_1": [("skip", ["--skip-empty", "on"]), ("fold_all", ["--skip-empty", "off"])],
             "reduce_kernel_6": [("syncwarp", ["--last-warp", "syncwarp"]),
-                                ("volatile", ["--last-warp", "volatile"])]}
+                                ("syncwarp_partials", ["--last-warp", "syncwarp", "--finish", "partials"]),
+                                ("volatile", ["--last-warp", "volatile"]),
+                                ("volatile_partials", ["--last-warp", "volatile", "--finish", "partials"])]}
+VARIANTS.update({"reduce_kernel_%d" % k: FINISHES for k in (1, 2, 3, 4, 5, 7, 8)})
 # (program, variant, tool) whose hazards are the lesson: they must be reported.
-EXPECTED_HAZARDS = {("reduce_kernel_6", "volatile", "racecheck")}
+EXPECTED_HAZARDS = {("reduce_kernel_6", "volatile", "racecheck"),
+                    ("reduce_kernel_6", "volatile_partials", "racecheck")}
 TOOL_FLAGS = {
     "memcheck": [],
     "racecheck": ["--racecheck-report", "analysis"],
@@ -163,7 +172,7 @@ def main(argv=None):
         printed.append(text)
 
     forms = sum(len(VARIANTS.get(name, [None])) for name, _ in programs)
-    say("%s: %d programs (%d forms, a program with --last-warp variants counting once per variant) x %d tools "
+    say("%s: %d programs (%d forms, a program with variants (--finish, --last-warp, ...) counting once per variant) x %d tools "
         "x %d sizes = %d runs; "
         "logs in %s" % (san, len(programs), forms, len(tools), len(sizes), forms * len(tools) * len(sizes), a.log_dir))
 

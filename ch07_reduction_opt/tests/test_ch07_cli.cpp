@@ -1,5 +1,6 @@
 // CPU tests: chapter 7's stages refuse unsupported configurations before touching the GPU, and the
 // stage programs reject bad flags with exit code 2.
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,14 @@ ReduceArgs args(DType type, Op op, int block, std::size_t grid) {
   return a;
 }
 
+// A program of one of stages 1 to 8 as its main builds it (ch07::finish_program, in the CUDA header).
+StageProgram<Reduce> finish_program(const std::string& name) {
+  StageProgram<Reduce> p;
+  p.variants = {ch07::stage_named(name), ch07::stage_named(name + "_partials")};
+  p.more_flags = {{"--finish", {"atomic", "partials"}, "finish"}};
+  return p;
+}
+
 int run(const StageProgram<Reduce>& p, std::vector<const char*> argv) {
   argv.insert(argv.begin(), "reduce_kernel_x");
   return stage_main(static_cast<int>(argv.size()), const_cast<char**>(argv.data()), p);
@@ -44,6 +53,40 @@ TEST_CASE("every stage accepts exactly the power-of-two block sizes in its range
   CHECK(ch07::stage_named("reduce_kernel_7").min_block == 32);
 }
 
+TEST_CASE("stages 1 to 8 come with both finishes; the partials form is deterministic", "[cpu][ch07]") {
+  const auto atomic = ch07::all_stages();
+  const auto partials = ch07::partials_stages();
+  for (const Stage<Reduce>& p : partials) {
+    INFO(p.name);
+    if (p.name == "reduce_kernel_11") continue;
+    CHECK(p.name.size() > 9);
+    CHECK(p.name.substr(p.name.size() - 9) == "_partials");
+    CHECK(p.deterministic);
+    const Stage<Reduce> a = ch07::stage_named(p.name.substr(0, p.name.size() - 9));
+    CHECK_FALSE(a.deterministic);
+    CHECK(a.label == p.label);
+    CHECK(a.min_block == p.min_block);
+    CHECK(a.grid_stride == p.grid_stride);
+    // The partials form needs one element of workspace per block, the atomic form none.
+    ReduceArgs x = args(DType::f64, Op::sum, 256, 0);
+    x.n = 1u << 20;
+    CHECK(!a.workspace_bytes);
+    CHECK(p.workspace_bytes(x) == grid_of(p, x) * sizeof(double));
+    // Depth: per thread + log2(block) + the finish (2^20 / 256 = 4096 atomics one after another, or
+    // the second pass: ceil(4096 / 1024) + 2 + 10).
+    if (!p.grid_stride) {
+      CHECK(a.depth(x) == Approx(1 + 8 + 4096));
+      CHECK(p.depth(x) == Approx(1 + 8 + 4 + 2 + 10));
+    }
+  }
+  CHECK(partials.size() == 10);  // 1 to 8 (6 in both warp tails) and stage 11
+  for (const Stage<Reduce>& s : atomic) CHECK(s.deterministic == (s.name == "reduce_kernel_11"));
+  const auto tables = ch07::ladder_tables();
+  REQUIRE(tables.size() == 2);
+  CHECK(tables[0].key == "atomic");
+  CHECK(tables[1].key == "partials");
+}
+
 TEST_CASE("only the grid-stride stages (8 to 11) take --grid; chapter 7 sums only", "[cpu][ch07]") {
   for (const Stage<Reduce>& s : ch07::all_stages()) {
     INFO(s.name);
@@ -55,7 +98,7 @@ TEST_CASE("only the grid-stride stages (8 to 11) take --grid; chapter 7 sums onl
 }
 
 TEST_CASE("stage programs reject bad input with exit code 2, before any GPU work", "[cpu][ch07]") {
-  const StageProgram<Reduce> p3{{ch07::stage_named("reduce_kernel_3")}, {}, {}, {}};
+  const StageProgram<Reduce> p3{{ch07::stage_named("reduce_kernel_3")}, {}, {}, {}, {}};
   CHECK(run(p3, {"--block", "100"}) == kExitUsage);
   CHECK(run(p3, {"--block", "2048"}) == kExitUsage);
   CHECK(run(p3, {"--block", "16"}) == kExitUsage);
@@ -66,11 +109,31 @@ TEST_CASE("stage programs reject bad input with exit code 2, before any GPU work
   CHECK(run(p3, {"--frobnicate"}) == kExitUsage);
   CHECK(run(p3, {"--help"}) == 0);
   StageProgram<Reduce> p6;
-  p6.variants = {ch07::stage_named("reduce_kernel_6"), ch07::stage_named("reduce_kernel_6_volatile")};
+  p6.variants = {ch07::stage_named("reduce_kernel_6"), ch07::stage_named("reduce_kernel_6_partials"),
+                 ch07::stage_named("reduce_kernel_6_volatile"), ch07::stage_named("reduce_kernel_6_volatile_partials")};
   p6.variant_flag = "--last-warp";
   p6.variant_names = {"syncwarp", "volatile"};
+  p6.more_flags = {{"--finish", {"atomic", "partials"}, "finish"}};  // as reduce_kernel_6.cu (finish_flag)
   CHECK(run(p6, {"--block", "32"}) == kExitUsage);
   CHECK(run(p6, {"--last-warp", "lockstep"}) == kExitUsage);
+  CHECK(run(p6, {"--finish", "tree"}) == kExitUsage);
+  CHECK(run(p6, {"--finish", "partials", "--block", "32"}) == kExitUsage);
+  const StageProgram<Reduce> p4 = finish_program("reduce_kernel_4");
+  CHECK(run(p4, {"--finish", "both"}) == kExitUsage);
+  CHECK(run(p4, {"--finish", "partials", "--grid", "10"}) == kExitUsage);
+  CHECK(run(p4, {"--help"}) == 0);
+}
+
+TEST_CASE("a program with a second variant flag picks the combination it names", "[cpu][ch07]") {
+  // Four forms, two flags: a wrong count of variants is a programming error, found before parsing.
+  StageProgram<Reduce> p6;
+  p6.variants = {ch07::stage_named("reduce_kernel_6"), ch07::stage_named("reduce_kernel_6_partials")};
+  p6.variant_flag = "--last-warp";
+  p6.variant_names = {"syncwarp", "volatile"};
+  p6.more_flags = {{"--finish", {"atomic", "partials"}, "finish"}};
+  CHECK_THROWS_AS(run(p6, {"--help"}), std::logic_error);
+  const StageProgram<Reduce> p1 = finish_program("reduce_kernel_1");
+  CHECK(run(p1, {"--finish", "partials", "--n", "many"}) == kExitUsage);
 }
 
 TEST_CASE("a stage's --help lists only what it accepts", "[cpu][ch07]") {

@@ -1,7 +1,7 @@
-// GPU tests: every chapter-7 stage against the CPU reference over the awkward sizes (0, 1, 31, 32,
-// 33, 1000, block +-1, 2^20+3, 2^24, 2^31+1), every supported block size, float / double / int, on
-// seeded signed data (the depth bound, or "not checked") and exact data ({-1, 0, +1}: equality), on
-// poisoned outputs.
+// GPU tests: every chapter-7 stage (stages 1 to 8 with both finishes) against the CPU reference over
+// the awkward sizes (0, 1, 31, 32, 33, 1000, block +-1, 2^20+3, 2^24, 2^31+1), every supported block
+// size, float / double / int, on seeded signed data (the depth bound, or "not checked") and exact
+// data ({-1, 0, +1}: equality), on poisoned outputs.
 #include <cstdint>
 #include <set>
 #include <vector>
@@ -54,6 +54,17 @@ TEST_CASE("reduce_kernel_7: warp shuffle", "[gpu][ch07][reduce_kernel_7]") {
 TEST_CASE("reduce_kernel_8: thread coarsening", "[gpu][ch07][reduce_kernel_8]") {
   CHECK(sweep(stage("reduce_kernel_8")) > 0);
 }
+// Stages 1 to 8 with the partials finish: the same trees, each block's sum to the workspace, then
+// the one-block second pass (reduce_partials), which folds up to 2^26 partials (n = 2^31 + 1 at
+// block 32 is not swept: large sizes run at block 256, 2^23 partials).
+TEST_CASE("reduce_kernel_1..8 with the partials finish", "[gpu][ch07][partials]") {
+  for (const Stage<Reduce>& st : ch07::partials_stages()) {
+    if (st.name == "reduce_kernel_11") continue;  // swept above
+    INFO(st.name);
+    CHECK(st.deterministic);
+    CHECK(sweep(st) > 0);
+  }
+}
 TEST_CASE("reduce_kernel_9: vectorised loads", "[gpu][ch07][reduce_kernel_9]") {
   CHECK(sweep(stage("reduce_kernel_9")) > 0);
 }
@@ -68,7 +79,8 @@ TEST_CASE("reduce_kernel_11: single pass", "[gpu][ch07][reduce_kernel_11]") {
 
 TEST_CASE("grid-stride stages are right for any grid the user picks", "[gpu][ch07][grid]") {
   using namespace harness;
-  for (const char* name : {"reduce_kernel_8", "reduce_kernel_9", "reduce_kernel_10", "reduce_kernel_11"}) {
+  for (const char* name : {"reduce_kernel_8", "reduce_kernel_8_partials", "reduce_kernel_9", "reduce_kernel_10",
+                           "reduce_kernel_11"}) {
     const Stage<Reduce> st = stage(name);
     for (DType type : {DType::f32, DType::i32}) {
       for (std::size_t n : {std::size_t{1}, std::size_t{4099}, (std::size_t{1} << 20) + 3}) {
@@ -122,6 +134,26 @@ TEST_CASE("reduce_kernel_11 gives one bit pattern over 20 runs on 2^26 floats",
     patterns.insert(s.last_output());
   }
   CHECK(patterns.size() == 1);
+}
+
+TEST_CASE("the partials finish gives one bit pattern over 20 runs on 2^26 floats",
+          "[gpu][ch07][partials][determinism]") {
+  // Stage 3 (the strided tree, one partial per block: 2^18 partials at block 256) and stage 8 (the
+  // coarsened grid): the second pass folds the partials in a fixed order, so no bit moves.
+  using namespace harness;
+  Session<Reduce>& s = cached_session<Reduce>(DType::f32, {}, std::size_t{1} << 26, "signed", run_seed());
+  for (const char* name : {"reduce_kernel_3_partials", "reduce_kernel_8_partials"}) {
+    const Stage<Reduce> st = stage(name);
+    std::set<std::vector<unsigned char>> patterns;
+    for (int run = 0; run < 20; ++run) {
+      const Verification v = s.run_and_check(st, s.args_for(st, 256, 0));
+      INFO(name << " run " << run << ": " << v.message);
+      REQUIRE(v.ok);
+      patterns.insert(s.last_output());
+    }
+    INFO(name);
+    CHECK(patterns.size() == 1);
+  }
 }
 
 TEST_CASE("reduce_kernel_11 keeps its ticket counter in the workspace", "[gpu][ch07][reduce_kernel_11]") {

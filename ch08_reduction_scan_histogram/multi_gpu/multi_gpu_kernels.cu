@@ -1,4 +1,4 @@
-// The GPU work of the multi-GPU programs (see multi_gpu_kernels.hpp): chapter 8's stage 4 reused for
+// The GPU work of the multi-GPU programs (see multi_gpu_kernels.hpp): chapter 8's stage 5 reused for
 // each GPU's shard, its second pass reused to add the partials on one GPU, and one new kernel, the
 // element-wise sum of the peer-copy all-reduce.
 #include "multi_gpu_kernels.hpp"
@@ -8,13 +8,13 @@
 #include "cuda_check.hpp"
 #include "device_info.hpp"
 #include "errors.hpp"
-#include "reduce_stage_4_block_reduce.cuh"
+#include "reduce_stage_5_vectorized.cuh"
 
 namespace multi_gpu {
 
 namespace {
 
-// The launch arguments of stage 4 for one shard: a sum over n elements.
+// The launch arguments of stage 5 for one shard: a sum over n elements.
 harness::ReduceArgs shard_args(harness::DType type, const void* in, std::size_t n, void* out,
                                void* workspace, std::size_t workspace_bytes, int block, cudaStream_t stream) {
   harness::ReduceArgs a;
@@ -58,7 +58,7 @@ __global__ void elementwise_sum(ArrayList<T> in, std::size_t m, T* out) {
 std::size_t shard_workspace_bytes(harness::DType type, std::size_t n, int block) {
   if (n == 0) return 0;
   const harness::ReduceArgs a = shard_args(type, nullptr, n, nullptr, nullptr, 0, block, nullptr);
-  return ch08::partials_bytes(a, ch08::reduce_stage_4_grid(a));
+  return ch08::partials_bytes(a, ch08::reduce_stage_5_grid(a));
 }
 
 void reduce_shard(harness::DType type, const void* in, std::size_t n, void* out, void* workspace,
@@ -69,7 +69,7 @@ void reduce_shard(harness::DType type, const void* in, std::size_t n, void* out,
   }
   const harness::ReduceArgs a =
       shard_args(type, in, n, out, workspace, shard_workspace_bytes(type, n, block), block, stream);
-  ch08::launch_reduce_stage_4(a);
+  ch08::launch_reduce_stage_5(a);
   CUDA_CHECK_LAUNCH();
 }
 

@@ -1,7 +1,9 @@
 //! @file multi_gpu_kernels.hpp
 //! @brief The GPU work of the multi-GPU programs, as plain host functions (compiled by nvcc in
 //! multi_gpu_kernels.cu, called from the C++ programs): each GPU's shard reduced by chapter 8's
-//! stage 4, a few partials summed on one GPU, and G arrays summed element by element on one GPU.
+//! stage 5 (the fastest single-GPU stage of the repository that sums int exactly into int64 and is
+//! deterministic: 16-byte loads, four in flight per thread; chapter 7's stage 9 is as fast but sums
+//! int in int), a few partials summed on one GPU, and G arrays summed element by element on one GPU.
 //! Every function enqueues on the given stream of the *current* device (cudaSetDevice first) and
 //! throws harness::CudaError when a launch fails.
 #pragma once
@@ -12,6 +14,9 @@
 #include "dtype.hpp"
 
 namespace multi_gpu {
+
+//! The single-GPU stage that sums each shard (reduce_shard), as the tables name it.
+inline constexpr const char* kShardStage = "reduce_stage_5";
 
 //! Most arrays sum_arrays adds in one launch (the GPUs one process drives).
 inline constexpr int kMaxArrays = 16;
@@ -24,14 +29,15 @@ inline harness::DType partial_type(harness::DType in) {
 }
 
 //! Workspace bytes reduce_shard needs for n elements at `block` threads per block on the current
-//! device: one partial per block of stage 4's grid (0 for n = 0).
+//! device: one partial per block of stage 5's grid (0 for n = 0).
 //! @param[in] type input type: float or int
 //! @param[in] n elements of the shard
 //! @param[in] block threads per block (a power of two, 32..1024)
 std::size_t shard_workspace_bytes(harness::DType type, std::size_t n, int block);
 
-//! Sums one GPU's shard with chapter 8's stage 4 (launch_reduce_stage_4: grid-stride fold, block
-//! reduction, second pass; deterministic, no atomics) into one value of partial_type(type) at `out`.
+//! Sums one GPU's shard with chapter 8's stage 5 (launch_reduce_stage_5: vectorised grid-stride
+//! fold, block reduction, second pass; deterministic, no atomics) into one value of
+//! partial_type(type) at `out`.
 //! An empty shard (n = 0) writes 0, the sum of no elements, without a kernel.
 //! @param[in] type input type: float or int
 //! @param[in] in n elements on the current device

@@ -2,7 +2,7 @@
 //
 //  1. Shard: GPU g holds elements [offset_g, offset_g + size_g) (sharding.hpp: the first n % G
 //     shards get one element more; a shard may be empty).
-//  2. Reduce each shard on its own GPU with chapter 8's stage 4 (reduce_shard: the stage's own
+//  2. Reduce each shard on its own GPU with chapter 8's stage 5 (reduce_shard: the stage's own
 //     two-pass launch), one partial per GPU. The GPUs work at the same time.
 //  3. Combine the G partials, two ways:
 //     (a) ncclAllReduce of one element: every GPU ends with the total;
@@ -49,7 +49,7 @@ struct Options {
   std::vector<std::string> n_texts{"2^28"};  // --n as typed
   int gpus = 0;                // --gpus (0: all visible; with MPI: the number of processes)
   std::string type = "float";  // --type
-  int block = 256;             // --block of stage 4
+  int block = 256;             // --block of stage 5
   int iters = 20;              // --iters
   int warmup = 3;              // --warmup
   std::uint64_t seed = 42;     // --seed
@@ -107,7 +107,7 @@ std::string text_of(A v) {
   return s.str();
 }
 
-// One GPU's buffers: its shard, stage 4's workspace, its partial and its copy of the total.
+// One GPU's buffers: its shard, stage 5's workspace, its partial and its copy of the total.
 struct GpuBuffers {
   multi_gpu::Shard shard;
   harness::DeviceBuffer in, workspace, partial, total;
@@ -122,7 +122,7 @@ struct Row {
   bool ok = false;
 };
 
-const char* kShardsOnly = "shards only (stage 4 on every GPU)";
+const char* kShardsOnly = "shards only (reduce_stage_5 on every GPU)";
 const char* kWithNccl = "shards + ncclAllReduce";
 const char* kWithPeer = "shards + peer copies to GPU 0";
 
@@ -163,7 +163,7 @@ std::vector<Row> run_one(const multi_gpu::Team& team, const HostPart<T>& part, c
     }
   }
 
-  // 2. Every GPU reduces its own shard with stage 4; the launches return at once, so the GPUs run
+  // 2. Every GPU reduces its own shard with stage 5; the launches return at once, so the GPUs run
   //    together.
   auto reduce_shards = [&] {
     for (int i = 0; i < local; ++i) {
@@ -297,6 +297,7 @@ std::vector<harness::Record> records_of(const std::vector<Row>& rows, const char
         .add("n", static_cast<long long>(r.n))
         .add("type", std::string(type_name))
         .add("method", r.method)
+        .add("shard_stage", std::string(multi_gpu::kShardStage))
         .add("median_ms", r.t.median_ms)
         .add("min_ms", r.t.min_ms)
         .add("iters", static_cast<long long>(r.t.iters))
@@ -312,10 +313,10 @@ std::vector<harness::Record> records_of(const std::vector<Row>& rows, const char
 }
 
 std::string markdown_of(const std::vector<harness::Record>& recs) {
-  const std::vector<std::string> header = {"G", "n", "type", "method", "median ms", "GB/s", "GB/s per GPU",
-                                           "speedup vs G=1", "efficiency", "check"};
-  const std::vector<std::string> cols = {"gpus", "n", "type", "method", "median_ms", "gbps", "gbps_per_gpu",
-                                         "speedup_vs_1", "efficiency", "check"};
+  const std::vector<std::string> header = {"G", "n", "type", "method", "shard stage", "median ms", "GB/s",
+                                           "GB/s per GPU", "speedup vs G=1", "efficiency", "check"};
+  const std::vector<std::string> cols = {"gpus", "n", "type", "method", "shard_stage", "median_ms", "gbps",
+                                         "gbps_per_gpu", "speedup_vs_1", "efficiency", "check"};
   std::vector<std::vector<std::string>> body;
   for (const harness::Record& r : recs) {
     std::vector<std::string> line;
@@ -346,7 +347,8 @@ int run(const Options& o, const std::vector<std::size_t>& sizes) {
   if (!o.md.empty()) harness::check_writable(o.md);
 
   if (print) {
-    std::printf("%s: a sum sharded over GPUs (chapter 8 stage 4 per GPU), combined by ncclAllReduce\n", kProgram);
+    std::printf("%s: a sum sharded over GPUs (chapter 8's %s per GPU), combined by ncclAllReduce\n", kProgram,
+                multi_gpu::kShardStage);
     int nccl_version = 0;
     NCCL_CHECK(ncclGetVersion(&nccl_version));
     std::printf("NCCL %d, %s, NCCL_NVLS_ENABLE=0 (NVLink multicast off)\n", nccl_version,
@@ -393,8 +395,9 @@ int run(const Options& o, const std::vector<std::size_t>& sizes) {
     const std::vector<harness::Record> recs =
         records_of(rows, harness::dtype_name(harness::dtype_of<T>()), sizeof(T), multi_gpu::process_count());
     const std::string table = markdown_of(recs);
-    std::printf("\nStrong scaling (same total n on every G; GB/s = input bytes / median time, 1 GB = 1e9 B):\n\n%s",
-                table.c_str());
+    std::printf("\nStrong scaling (same total n on every G; each shard summed by chapter 8's %s; GB/s = input "
+                "bytes / median time, 1 GB = 1e9 B):\n\n%s",
+                multi_gpu::kShardStage, table.c_str());
     if (!o.md.empty())
       harness::write_text_file(o.md, std::string("# ") + kProgram + "\n\n" + table);
     if (!o.csv.empty()) {
@@ -416,7 +419,7 @@ int main(int argc, char** argv) {
 
   Options o;
   CLI::App app{"One array of n elements sharded over G GPUs: each GPU sums its shard with chapter 8's "
-               "stage 4, then ncclAllReduce (and, as contrast, peer copies to GPU 0) combine the partials",
+               "stage 5, then ncclAllReduce (and, as contrast, peer copies to GPU 0) combine the partials",
                kProgram};
   app.add_option("--n", o.n_texts, "Total elements, one or more: 1000, 2^24, 2^31+5 ...")->expected(1, -1)->capture_default_str();
   app.add_option("--gpus", o.gpus,
@@ -427,7 +430,7 @@ int main(int argc, char** argv) {
   app.add_option("--type", o.type, "Element type: float or int")
       ->check(CLI::IsMember({"float", "int"}))
       ->capture_default_str();
-  app.add_option("--block", o.block, "Threads per block of stage 4: a power of two from 32 to 1024")
+  app.add_option("--block", o.block, "Threads per block of stage 5: a power of two from 32 to 1024")
       ->check(CLI::IsMember({"32", "64", "128", "256", "512", "1024"}))
       ->capture_default_str();
   app.add_option("--iters", o.iters, "Timed repetitions (median reported)")->check(CLI::Range(1, 100000))->capture_default_str();

@@ -12,6 +12,7 @@
 #include "reduce_stage_2_coarsened.cuh"
 #include "reduce_stage_3_warp_shuffle.cuh"
 #include "reduce_stage_4_block_reduce.cuh"
+#include "reduce_stage_5_vectorized.cuh"
 #include "run_stage.hpp"
 
 namespace ch08 {
@@ -25,7 +26,8 @@ int expected_barriers(int stage, int block) {
     case 1:
     case 2: return log2b;
     case 3: return log2b - 5;
-    case 4: return 1;
+    case 4:
+    case 5: return 1;
     default: return -1;
   }
 }
@@ -57,6 +59,7 @@ BarrierCount measure_barriers(int stage, int block, std::size_t n) {
       case 2: reduce_stage_2<float, Sum, B><<<grid, B>>>(x, n, p, Sum{}, sync); break;
       case 3: reduce_stage_3<float, Sum, B><<<grid, B>>>(x, n, p, Sum{}, sync); break;
       case 4: reduce_stage_4<float, Sum, B><<<grid, B>>>(x, n, p, Sum{}, sync); break;
+      case 5: reduce_stage_5<float, Sum, B><<<grid, B>>>(x, n, p, Sum{}, sync); break;
     }
   });
   CUDA_CHECK_LAUNCH();

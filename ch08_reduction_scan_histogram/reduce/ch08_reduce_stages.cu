@@ -8,12 +8,13 @@
 #include "reduce_stage_2_coarsened.cuh"
 #include "reduce_stage_3_warp_shuffle.cuh"
 #include "reduce_stage_4_block_reduce.cuh"
+#include "reduce_stage_5_vectorized.cuh"
 
 namespace ch08 {
 
 std::vector<harness::Stage<harness::Reduce>> all_reduce_stages() {
   return {reduce_stage_0_stage(), reduce_stage_1_stage(), reduce_stage_2_stage(),
-          reduce_stage_3_stage(), reduce_stage_4_stage()};
+          reduce_stage_3_stage(), reduce_stage_4_stage(), reduce_stage_5_stage()};
 }
 
 harness::Stage<harness::Reduce> reduce_stage_named(const std::string& name) {

@@ -16,7 +16,7 @@ namespace ch08 {
 //! Every reduction stage of the chapter, in ladder order.
 std::vector<harness::Stage<harness::Reduce>> all_reduce_stages();
 
-//! The reduction stage called `name` ("reduce_stage_0" .. "reduce_stage_4").
+//! The reduction stage called `name` ("reduce_stage_0" .. "reduce_stage_5").
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Reduce> reduce_stage_named(const std::string& name);
 

@@ -34,9 +34,9 @@ int main(int argc, char** argv) {
     std::vector<std::vector<std::string>> rows;
     bool all_match = true;
     const char* names[] = {"reduce_stage_0", "reduce_stage_1", "reduce_stage_2", "reduce_stage_3",
-                           "reduce_stage_4"};
-    const char* rule[] = {"0", "log2(TILE)", "log2(TILE)", "log2(TILE) - 5", "1"};
-    for (int stage = 0; stage <= 4; ++stage) {
+                           "reduce_stage_4", "reduce_stage_5"};
+    const char* rule[] = {"0", "log2(TILE)", "log2(TILE)", "log2(TILE) - 5", "1", "1"};
+    for (int stage = 0; stage <= 5; ++stage) {
       for (int block : blocks) {
         const ch08::BarrierCount c = ch08::measure_barriers(stage, block, o.n);
         const int expected = ch08::expected_barriers(stage, block);

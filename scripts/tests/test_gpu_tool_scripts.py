@@ -144,7 +144,7 @@ class Tools(unittest.TestCase):
         self.bin = os.path.join(self.tmp, "ch07_reduction_opt")
         self.bin8 = os.path.join(self.tmp, "ch08_reduction_scan_histogram")
         programs = [(self.bin, "reduce_kernel_%d" % i) for i in range(12)]
-        programs += [(self.bin8, "reduce_stage_%d" % i) for i in range(5)]
+        programs += [(self.bin8, "reduce_stage_%d" % i) for i in range(6)]
         for folder, name in programs:
             os.makedirs(folder, exist_ok=True)
             p = os.path.join(folder, name)
@@ -159,14 +159,17 @@ class Tools(unittest.TestCase):
         # The fake counters are shaped like the sm_90 SASS: no branch to diverge from 2 to 3.
         self.assertEqual(rc, 0, out)
         self.assertNotIn("NOT OBSERVABLE", out)
-        self.assertEqual(out.count("PASS"), 8, out)
+        self.assertEqual(out.count("PASS"), 15, out)
         with open(md) as f:
-            self.assertIn("| reduce_kernel_8 |", f.read())
+            text = f.read()
+        self.assertIn("| reduce_kernel_8 |", text)
+        self.assertIn("| reduce_kernel_3@partials |", text)
+        self.assertIn("| 1@partials -> 3@partials |", text)
         # The reports can be read again without profiling.
         rc2, out2 = run(check_profile_claims.main, ["--from-reports", "--reports", os.path.join(self.tmp, "r"),
                                                     "--ncu", FAKE_NCU])
         self.assertEqual(rc2, 0, out2)
-        self.assertEqual(out2.count("PASS"), 8, out2)
+        self.assertEqual(out2.count("PASS"), 15, out2)
 
     def test_claims_ch08(self):
         md = os.path.join(self.tmp, "claims8.md")
@@ -174,12 +177,13 @@ class Tools(unittest.TestCase):
                                                   "--assume-gpu", "--reports", os.path.join(self.tmp, "r8"),
                                                   "--md", md])
         self.assertEqual(rc, 0, out)
-        self.assertEqual(out.count("PASS"), 6, out)
+        self.assertEqual(out.count("PASS"), 8, out)
         with open(md) as f:
             text = f.read()
         self.assertIn("## Chapter 8", text)
-        self.assertIn("| reduce_stage_4 |", text)
+        self.assertIn("| reduce_stage_5 |", text)
         self.assertIn("| 3 -> 4 |", text)
+        self.assertIn("| 4 -> 5 |", text)
 
     def test_claim_failure_is_reported(self):
         # A stage whose counters do not move as claimed fails the run (exit 1), naming the step.
@@ -249,7 +253,7 @@ class Tools(unittest.TestCase):
         self.assertIn("hazards reported, as expected", out)
         with open(os.path.join(self.tmp, "logs", "summary.txt")) as f:
             summary = f.read()
-        self.assertIn("= 144 runs", summary)  # 17 programs, 18 forms, 4 tools, 2 sizes
+        self.assertIn("= 224 runs", summary)  # 18 programs, 28 forms, 4 tools, 2 sizes
         self.assertIn("RESULT: every stage clean", summary)
         os.environ["FAKE_SANITIZER_DIRTY"] = "reduce_kernel_2:memcheck"
         try:

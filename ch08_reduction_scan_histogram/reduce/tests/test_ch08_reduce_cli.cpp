@@ -25,9 +25,9 @@ ReduceArgs args(DType type, Op op, int block, std::size_t grid) {
 
 }  // namespace
 
-TEST_CASE("five stages, named for their programs, all deterministic", "[cpu][ch08]") {
+TEST_CASE("six stages, named for their programs, all deterministic", "[cpu][ch08]") {
   const auto stages = ch08::all_reduce_stages();
-  REQUIRE(stages.size() == 5);
+  REQUIRE(stages.size() == 6);
   for (std::size_t i = 0; i < stages.size(); ++i) {
     CHECK(stages[i].name == "reduce_stage_" + std::to_string(i));
     CHECK(stages[i].deterministic);

@@ -181,7 +181,9 @@ TEST_CASE("barrier arithmetic (exercise 1): log2(TILE) for the tree, 1 for the f
   CHECK(expected_barriers(4, 512) == 1);
   CHECK(expected_barriers(4, 32) == 1);
   CHECK(expected_barriers(0, 1024) == 0);
-  CHECK(expected_barriers(5, 256) == -1);
+  CHECK(expected_barriers(5, 256) == 1);
+  CHECK(expected_barriers(5, 32) == 1);
+  CHECK(expected_barriers(6, 256) == -1);
   CHECK(expected_barriers(1, 100) == -1);
   CHECK(expected_barriers(1, 2048) == -1);
 }

@@ -57,8 +57,12 @@ TEST_CASE("reduce_stage_4: complete block reduction", "[gpu][ch08][reduce_stage_
   CHECK(sweep(ch08::reduce_stage_named("reduce_stage_4"), all_ops()) > 0);
 }
 
+TEST_CASE("reduce_stage_5: 16-byte loads, four in flight", "[gpu][ch08][reduce_stage_5]") {
+  CHECK(sweep(ch08::reduce_stage_named("reduce_stage_5"), all_ops()) > 0);
+}
+
 TEST_CASE("every stage at n = 2^31 + 1, every operator and type", "[gpu][ch08][large]") {
-  // Stages 1-4 at block 256 on every (type, op, dist). Stage 0 -- one thread reading 2^31 elements,
+  // Stages 1-5 at block 256 on every (type, op, dist). Stage 0 -- one thread reading 2^31 elements,
   // over a minute per run on an H200 -- once: a float sum of exact data. Stage 1 also at block 32,
   // where the second pass folds 67 million partials.
   const auto stages = ch08::all_reduce_stages();

@@ -1,0 +1,207 @@
+//! @file reduce_stage_5_vectorized.cuh
+//! @brief Stage 5 (past the chapter's sections; what makes section 8.6's "over 90% of peak" true on
+//! an H200): more bytes in flight per thread. 16-byte loads, four of them issued before any is used,
+//! into four accumulators; then stage 4's complete block reduction.
+//!
+//! Changed against stage 4: the block reduction is the same (block_fold, one barrier); the loop that
+//! feeds it is not. Stages 2 to 4 read one 4-byte element per loop trip into one accumulator, and the
+//! next trip's fold needs that load: about one load in flight per thread. By Little's law, the bytes
+//! in flight the GPU needs to stream at full speed are bandwidth x latency: at about 4.8 TB/s and
+//! several hundred ns of DRAM latency, several megabytes across the whole GPU, far more than 4 bytes
+//! times the 270,000 resident threads. So stages 2 to 4 stop near half the peak whatever their
+//! tree. Stage 5 loads 16 bytes per instruction (float4 / double2 / int4) and issues kVectorLoads of
+//! them into registers before folding any, each into its own accumulator: 64 bytes in flight per
+//! thread, where stage 4 has one 4-byte load per loop trip. The fold of one vector's lanes happens in registers, in a fixed order.
+//!
+//! Any n and any element-aligned address: the elements before the first 16-byte boundary (the head)
+//! and after the last whole vector (the tail) are read as scalars by the first threads of the grid;
+//! every element is read exactly once by exactly one thread.
+//!
+//! Determinism: the fold order is fixed by n, the input's alignment, the block and the grid (grid-
+//! stride order, the vector's lanes, the four accumulators, then stage 4's shuffle tree and the
+//! second pass in index order): the same bits on every run.
+//! What the profiler shows against stage 4: DRAM throughput rises towards the copy's (chapter 7's
+//! stage 9, the same loop for sums only, goes from 45.7% to 74.4% of peak at 2^24 floats); global
+//! load instructions per byte fall 4x (LDG.E.128 in the SASS); barriers stay at one per block.
+//! Source: chapter 7's stage 9 (reduce_kernel_9_vectorized.cuh), with chapter 8's operators and its
+//! two-pass finish; the technique as in CUB's vectorised BlockLoad.
+//! Reuses stage 4's block_fold and, through it, stage 3's warp_fold and stage 2's grid rule
+//! (reduce_stage_4_block_reduce.cuh, included).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "barrier_policy.cuh"
+#include "cuda_check.hpp"
+#include "kernel_support.cuh"
+#include "reduce_ops.cuh"
+#include "reduce_stage_4_block_reduce.cuh"
+
+namespace ch08 {
+
+//! Independent 16-byte loads each thread issues per loop trip, each into its own accumulator.
+inline constexpr int kVectorLoads = 4;
+
+//! The 16-byte vector type that loads T: float4, double2 or int4.
+template <class T>
+struct Vector16;
+//! float: four lanes
+template <>
+struct Vector16<float> {
+  using type = float4;  //!< vector type
+};
+//! double: two lanes
+template <>
+struct Vector16<double> {
+  using type = double2;  //!< vector type
+};
+//! int: four lanes
+template <>
+struct Vector16<int> {
+  using type = int4;  //!< vector type
+};
+
+//! The four lanes of a float4 folded with `op` in accumulator type A: (x op y) op (z op w).
+template <class A, class Op>
+__device__ __forceinline__ A fold_lanes(const float4& v, Op op) {
+  return op(op(A(v.x), A(v.y)), op(A(v.z), A(v.w)));
+}
+//! The four lanes of an int4 folded with `op` in accumulator type A (long long for a sum: exact).
+template <class A, class Op>
+__device__ __forceinline__ A fold_lanes(const int4& v, Op op) {
+  return op(op(A(v.x), A(v.y)), op(A(v.z), A(v.w)));
+}
+//! The two lanes of a double2 folded with `op`.
+template <class A, class Op>
+__device__ __forceinline__ A fold_lanes(const double2& v, Op op) {
+  return op(A(v.x), A(v.y));
+}
+
+//! This thread's fold of in[0..n) with 16-byte loads, kVectorLoads in flight: the scalar head (the
+//! elements before the first 16-byte boundary), the vectors in grid-stride order kVectorLoads at a
+//! time (then one at a time for the rest), the scalar tail (fewer than one vector). Every element
+//! is folded exactly once by exactly one thread of the grid.
+//! @tparam T input type: float, double or int
+//! @tparam Op Sum, Max or Min
+//! @param[in] in n input elements, aligned to sizeof(T) (any 16-byte misalignment is handled)
+//! @param[in] n number of elements (any value; a thread with nothing to read returns the identity)
+//! @param[in] op the operator
+//! @return the thread's partial, of type accumulator_t<Op, T>
+//! Source: chapter 7, stage 9 (thread_sum_vectorized), for any operator.
+template <class T, class Op>
+__device__ __forceinline__ accumulator_t<Op, T> grid_stride_fold_vec16(const T* __restrict__ in,
+                                                                       std::size_t n, Op op) {
+  using Acc = accumulator_t<Op, T>;
+  using V = typename Vector16<T>::type;
+  constexpr std::size_t kLanes = sizeof(V) / sizeof(T);
+  const std::size_t tid = harness::global_thread_id();
+  const std::size_t stride = harness::grid_threads();
+
+  const auto misalign = reinterpret_cast<std::uintptr_t>(in) % sizeof(V);
+  std::size_t head = misalign == 0 ? 0 : (sizeof(V) - misalign) / sizeof(T);
+  if (head > n) head = n;
+  const std::size_t nvec = (n - head) / kLanes;
+  const V* __restrict__ vin = reinterpret_cast<const V*>(in + head);
+
+  Acc acc[kVectorLoads];
+#pragma unroll
+  for (int u = 0; u < kVectorLoads; ++u) acc[u] = Op::template identity<Acc>();
+  if (tid < head) acc[0] = op(acc[0], static_cast<Acc>(in[tid]));
+
+  std::size_t i = tid;
+  for (; i + (kVectorLoads - 1) * stride < nvec; i += kVectorLoads * stride) {
+    V v[kVectorLoads];
+#pragma unroll
+    for (int u = 0; u < kVectorLoads; ++u) v[u] = vin[i + u * stride];  // kVectorLoads loads in flight
+#pragma unroll
+    for (int u = 0; u < kVectorLoads; ++u) acc[u] = op(acc[u], fold_lanes<Acc>(v[u], op));
+  }
+  for (; i < nvec; i += stride) acc[0] = op(acc[0], fold_lanes<Acc>(vin[i], op));
+
+  const std::size_t tail = head + nvec * kLanes;  // fewer than kLanes elements remain
+  if (tail + tid < n) acc[0] = op(acc[0], static_cast<Acc>(in[tail + tid]));
+
+  static_assert(kVectorLoads == 4, "the line below folds exactly four accumulators");
+  return op(op(acc[0], acc[1]), op(acc[2], acc[3]));
+}
+
+//! Stage 5: the vectorised grid-stride fold, stage 4's block_fold, one partial per block.
+//! @tparam T input type: float, double or int
+//! @tparam Op Sum, Max or Min
+//! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
+//! @tparam Sync PlainBarrier or CountingBarrier
+//! @param[in] in n input elements, aligned to sizeof(T)
+//! @param[in] n number of elements (> 0)
+//! @param[out] partials gridDim.x accumulators
+//! @param[in] op the operator
+//! @param[in] sync barrier policy
+//! Launch: any number of blocks (default: as many as are resident at once, capped at
+//! ceil(n / Block)). Barriers per block: 1.
+//! Source: chapter 7's stage 9 with section 8.6's block reduction.
+template <class T, class Op, int Block, class Sync>
+__global__ void __launch_bounds__(Block)
+    reduce_stage_5(const T* __restrict__ in, std::size_t n, accumulator_t<Op, T>* __restrict__ partials,
+                   Op op, Sync sync) {
+  using Acc = accumulator_t<Op, T>;
+  const Acc v = block_fold<Acc, Block>(grid_stride_fold_vec16(in, n, op), op, sync);
+  if (threadIdx.x == 0) partials[blockIdx.x] = v;
+  sync.done();
+}
+
+// ---- How stage 5 is launched -----------------------------------------------------------------
+
+//! Stage 5's grid: one full wave of its kernel (see resident_grid_for).
+inline std::size_t reduce_stage_5_grid(const harness::ReduceArgs& a) {
+  return resident_grid_for(a, [](auto t, auto op, auto block) {
+    return reinterpret_cast<const void*>(&reduce_stage_5<decltype(t), decltype(op), decltype(block)::value, PlainBarrier>);
+  });
+}
+
+//! Launches stage 5 on a.stream, in two passes: reduce_stage_5_grid(a) blocks, each thread folding
+//! about n / (grid x Block) elements with 16-byte loads, four in flight; each block writes its
+//! partial to the workspace. Then reduce_second_pass, one block of kSecondPassBlock threads, folds
+//! the partials into the result. No atomics, so the result is the same on every run.
+//! @param[in] a n > 0; type float/double/int; op sum/max/min; block a power of two from 32 to 1024;
+//!            the input aligned to sizeof(T); workspace of partials_bytes(a, grid) bytes
+inline void launch_reduce_stage_5(const harness::ReduceArgs& a) {
+  const std::size_t grid = reduce_stage_5_grid(a);
+  dispatch(a.type, a.op, a.block, [&](auto t, auto op, auto block) {
+    using T = decltype(t);
+    using Op = decltype(op);
+    using Acc = accumulator_t<Op, T>;
+    constexpr int B = decltype(block)::value;
+    Acc* partials = a.scratch<Acc>();
+    reduce_stage_5<T, Op, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, partials, op, PlainBarrier{});
+    CUDA_CHECK_LAUNCH();
+    reduce_second_pass<Acc, Op, kSecondPassBlock>
+        <<<1, kSecondPassBlock, 0, a.stream>>>(partials, grid, a.output<Acc>(), op);
+  });
+}
+
+//! Stage 5 as the harness runs it: the program `reduce_stage_5`, the ladder, the tests and the
+//! multi-GPU sum (each GPU's shard).
+inline harness::Stage<harness::Reduce> reduce_stage_5_stage() {
+  harness::Stage<harness::Reduce> s;
+  s.name = "reduce_stage_5";
+  s.label = "16-byte loads, 4 in flight";
+  s.change = "16-byte loads, four issued per thread before any is used, into four accumulators (64 bytes in flight per thread); stage 4's one-barrier block reduction";
+  s.source = "chapter 8, section 8.6, fed as chapter 7's stage 9 (16-byte loads, four in flight)";
+  s.caps = two_pass_caps();
+  s.deterministic = true;
+  s.grid_stride = true;
+  s.grid_for = reduce_stage_5_grid;
+  s.workspace_bytes = [](const harness::ReduceArgs& a) { return partials_bytes(a, reduce_stage_5_grid(a)); };
+  s.depth = [](const harness::ReduceArgs& a) {
+    // Per thread: at most ceil(n / (grid x Block)) elements, plus the lanes' and accumulators' folds,
+    // the head and the tail; then the block tree and the second pass (two_pass_depth).
+    const std::size_t grid = reduce_stage_5_grid(a);
+    const double per_thread = static_cast<double>(harness::blocks_for(a.n, a.block)) / static_cast<double>(grid) + 1;
+    return two_pass_depth(a, per_thread + 2 * kVectorLoads + 4, grid);
+  };
+  s.launch = launch_reduce_stage_5;
+  return s;
+}
+
+}  // namespace ch08
