@@ -40,6 +40,11 @@ struct Scan {
     std::function<std::size_t(int block)> max_n;
     //! The stage to use for larger n, named in the refusal message.
     const char* larger_n_stage = nullptr;
+    //! Why the current GPU (or this build) cannot run the stage, "" when it can or when there is no
+    //! GPU to ask; null for stages that run on every supported GPU. Checked by validate, before any
+    //! launch: a stage for sm_90 and newer refuses an older GPU with one line (exit 2), and a
+    //! ladder leaves it out there.
+    std::function<std::string()> device_refusal;
   };
   //! The run settings a scan has besides n, type, block and grid.
   struct Config {
@@ -78,8 +83,9 @@ struct Scan {
   // --- launch -------------------------------------------------------------------------------
   //! Copies exclusive/inclusive into the launch arguments.
   static void apply(const Config& c, Args& a) { a.inclusive = c.inclusive; }
-  //! The stage must offer the scan asked for, and take this n at this block size (a one-block
-  //! stage refuses more, naming the stage that handles it). @throws UsageError
+  //! The stage must offer the scan asked for, take this n at this block size (a one-block stage
+  //! refuses more, naming the stage that handles it) and run on this GPU (Caps::device_refusal).
+  //! @throws UsageError
   static void validate(const Stage<Scan>& s, const Args& a);
   //! The input type.
   static DType output_type(const Stage<Scan>&, const Args& a) { return a.type; }
