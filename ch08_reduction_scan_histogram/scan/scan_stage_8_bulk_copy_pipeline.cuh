@@ -273,6 +273,12 @@ __device__ __forceinline__ void pipeline_consumer(T* __restrict__ out, std::size
 
 #endif  // !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 
+//! Blocks of stage 8 that must fit on one SM at once (the second argument of __launch_bounds__):
+//! 2 up to block 256, so that the registers (at most 65536 / (2 x 320) = 102 per thread) let two
+//! rings of a default shape (2 x 97 KiB) work side by side; 1 above.
+template <int Block>
+inline constexpr int kPipelineMinBlocksPerSm = Block <= 256 ? 2 : 1;
+
 //! Stage 8's kernel: persistent blocks of Block consumer threads, one producer warp and one
 //! look-back warp (blockDim.x = Block + 64), a ring of Stages tiles in dynamic shared memory.
 //! @tparam T float, double or int
@@ -289,7 +295,7 @@ __device__ __forceinline__ void pipeline_consumer(T* __restrict__ out, std::size
 //! Launch: any grid (default: the resident blocks); dynamic shared memory Stages *
 //! pipeline_stage_bytes<Block, Vectors>(). Requires sm_90; compiled for less, it traps.
 template <class T, int Block, int Vectors, int Stages>
-__global__ void __launch_bounds__(Block + 64)
+__global__ void __launch_bounds__(Block + 64, kPipelineMinBlocksPerSm<Block>)
     scan_bulk_pipeline(const T* __restrict__ in, T* __restrict__ out, std::size_t n, unsigned tiles,
                        unsigned* tile_counter, TileStatus<T> status, bool inclusive) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
