@@ -39,6 +39,10 @@ first kernel of each launch):
            at the barrier behind the look-back; 16-byte vectors and more items per thread (5-7)
            mean fewer, larger tiles to chain
   7        the fastest single pass keeps DRAM at least DRAM_LOOKBACK_MIN_PCT % busy
+  7 -> 8   DRAM throughput rises by >= PIPELINE_MIN_DRAM_RISE_POINTS (sm_90: a producer warp keeps the
+           next tiles' bulk copies in flight while the consumers scan and a look-back warp finds
+           the prefix); reported, not required: the share of warp stalls at a block barrier falls
+           (stage 8 waits on mbarriers, and only once, after setup, at a block barrier)
 
 Chapter 8, histogram (--chapter ch08-histogram, histogram_stage_0..2, 8-bit samples, 256 bins):
   0 -> 1   global atomics fall by more than 95% once a block counts many samples (stage 1 at
@@ -50,6 +54,10 @@ Chapter 8, histogram (--chapter ch08-histogram, histogram_stage_0..2, 8-bit samp
            in kernel time. On the H200 it does not fall (same-address lanes of one warp are
            serialised inside the warp's own atomic, which per-warp copies do not change), so this
            claim is reported but not required; see the histogram README
+  4 -> 7   on uniform data: shared-memory wavefronts per shared atomic instruction fall by at least
+           LANE_COLUMN_MIN_WAVEFRONT_DROP (lane columns put a warp's 32 atomics in 32 banks; stage 4's
+           per-warp copies collide on banks), with the same number of shared atomics within
+           LANE_COLUMN_ATOMICS_TOLERANCE (one per sample on uniform data)
 
 A stage name with "@" (histogram_stage_1@one-bin) is the program before the "@", run with the
 flags stage_args gives that name.
@@ -94,6 +102,10 @@ DRAM_LOOKBACK_MIN_PCT = 45.0     # scan 7: the fastest single pass streams at >=
 PRIVATISED_ATOMICS_MIN_DROP = 0.95  # histogram 0 -> 1: global atomics fall by > 95%
 PER_WARP_MIN_TIME_DROP = 0.10    # histogram 1 -> 2 on one-bin data: kernel time falls by >= 10%
 SAME_WORK_TOLERANCE = 0.01       # histogram 1 -> 2: shared atomic instructions equal within 1%
+PIPELINE_MIN_DRAM_RISE_POINTS = 5.0  # scan 7 -> 8: the bulk-copy pipeline lifts DRAM throughput
+PIPELINE_BARRIER_STALL_MIN_DROP = 0.50  # scan 7 -> 8 (reported): barrier stalls' share falls by half
+LANE_COLUMN_MIN_WAVEFRONT_DROP = 0.50  # histogram 4 -> 7: wavefronts per shared atomic at least halve
+LANE_COLUMN_ATOMICS_TOLERANCE = 0.05   # histogram 4 -> 7: shared atomics equal within 5% on uniform data
 
 K7 = "reduce_kernel_%d"
 K7P = "reduce_kernel_%d@partials"  # the same program with --finish partials
@@ -183,7 +195,7 @@ CHAPTERS = {
     "ch08-scan": {
         "title": "Chapter 8 (scan)",
         "bin_dir": "build/ch08_reduction_scan_histogram",
-        "stages": [SC % i for i in (1, 2, 3, 4, 5, 6, 7)],
+        "stages": [SC % i for i in (1, 2, 3, 4, 5, 6, 7, 8)],
         "stage_args": {},
         "claims": [
             (SC % 1, SC % 2, "conflicts", "drop", PADDING_MIN_CONFLICT_DROP, True,
@@ -192,13 +204,17 @@ CHAPTERS = {
              "DRAM throughput rises: fewer, larger vector tiles to chain through the look-back"),
             (SC % 7, SC % 7, "dram_pct", "at_least", DRAM_LOOKBACK_MIN_PCT, True,
              "the fastest single pass with decoupled look-back keeps DRAM busy (% of peak)"),
+            (SC % 7, SC % 8, "dram_pct", "rise_abs", PIPELINE_MIN_DRAM_RISE_POINTS, True,
+             "DRAM throughput rises: bulk copies of the next tiles in flight while a tile is scanned and looked back"),
+            (SC % 7, SC % 8, "barrier_stall_pct", "drop", PIPELINE_BARRIER_STALL_MIN_DROP, False,
+             "the share of stalls at a block barrier falls (warps wait on mbarriers, per role)"),
         ],
     },
     "ch08-histogram": {
         "title": "Chapter 8 (histogram)",
         "bin_dir": "build/ch08_reduction_scan_histogram",
         "type": "uint8",
-        "stages": [H8 % 0, H8 % 1, H8 % 1 + "@grid", H8 % 1 + "@one-bin", H8 % 2 + "@one-bin"],
+        "stages": [H8 % 0, H8 % 1, H8 % 1 + "@grid", H8 % 1 + "@one-bin", H8 % 2 + "@one-bin", H8 % 4, H8 % 7],
         "stage_args": {H8 % 1 + "@grid": FULL_GRID, H8 % 1 + "@one-bin": ONE_BIN_SAME_GRID,
                        H8 % 2 + "@one-bin": ONE_BIN_SAME_GRID},
         "claims": [
@@ -208,6 +224,10 @@ CHAPTERS = {
              "one-bin data, same grid: the same shared atomics ..."),
             (H8 % 1 + "@one-bin", H8 % 2 + "@one-bin", "time_us", "drop", PER_WARP_MIN_TIME_DROP, False,
              "... but no two warps share a counter: less contention, the kernel time falls"),
+            (H8 % 4, H8 % 7, "shared_atom", "same", LANE_COLUMN_ATOMICS_TOLERANCE, True,
+             "uniform data: one shared atomic per sample in both ..."),
+            (H8 % 4, H8 % 7, "atom_wavefronts_per_inst", "drop", LANE_COLUMN_MIN_WAVEFRONT_DROP, True,
+             "... but lane columns: a warp's atomics in 32 banks, wavefronts per atomic instruction fall"),
         ],
     },
 }
@@ -279,6 +299,16 @@ def stage_row(name, d):
     return cells
 
 
+def add_ratios(d):
+    """Adds the ratios some claims compare: shared-memory wavefronts per shared atomic instruction,
+    and the share (%) of all stall cycles spent at a block barrier ("barrier" among the stall reasons)."""
+    atoms, waves = d.get("shared_atom"), d.get("shared_atom_wavefronts")
+    d["atom_wavefronts_per_inst"] = waves / atoms if atoms and waves is not None else None
+    stalls = d.get("stalls") or {}
+    total = sum(stalls.values())
+    d["barrier_stall_pct"] = 100.0 * stalls.get("barrier", 0.0) / total if total > 0 else None
+
+
 def stage_number(name):
     """"reduce_kernel_7" -> "7", "reduce_stage_3" -> "3", "histogram_stage_1@one-bin" -> "1@one-bin"."""
     return name.rsplit("_", 1)[-1]
@@ -345,6 +375,8 @@ def main(argv=None):
             errors.append("%s: %s" % (st, e))
             print("ERROR %s: %s" % (st, e))
 
+    for d in results.values():
+        add_ratios(d)
     header = ["stage"] + [h for h, _, _ in TABLE]
     rows = [stage_row(st, results[st]) for st in stages if st in results]
     print("\n%s: counters at n = %s %s, block %d (one launch each):\n" % (chapter["title"], a.n, a.type, a.block))

@@ -13,7 +13,10 @@ namespace ch08 {
 //! every bin).
 std::vector<harness::Stage<harness::Histogram>> all_histogram_stages();
 
-//! The histogram stage called `name` ("histogram_stage_0" .. "histogram_stage_6",
+//! Stage 7 with 1, 2 and 4 lane-column copies per block (`histogram_stage_7 --copies`).
+std::vector<harness::Stage<harness::Histogram>> histogram_stage_7_copy_stages();
+
+//! The histogram stage called `name` ("histogram_stage_0" .. "histogram_stage_7",
 //! "histogram_stage_1_fold_all").
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Histogram> histogram_stage_named(const std::string& name);

@@ -11,12 +11,13 @@
 #include "scan_stage_5_vectorized.cuh"
 #include "scan_stage_6_more_items.cuh"
 #include "scan_stage_7_streaming.cuh"
+#include "scan_stage_8_bulk_copy_pipeline.cuh"
 
 namespace ch08 {
 
 std::vector<harness::Stage<harness::Scan>> all_scan_stages() {
   return {scan_stage_1_stage(), scan_stage_2_stage(), scan_stage_3_stage(), scan_stage_4_stage(),
-          scan_stage_5_stage(), scan_stage_6_stage(), scan_stage_7_stage()};
+          scan_stage_5_stage(), scan_stage_6_stage(), scan_stage_7_stage(), scan_stage_8_stage()};
 }
 
 harness::Stage<harness::Scan> scan_stage_named(const std::string& name) {
@@ -25,6 +26,10 @@ harness::Stage<harness::Scan> scan_stage_named(const std::string& name) {
     if (s.name == name) return s;
   throw std::out_of_range("no chapter-8 scan stage is called " + name);
 }
+
+std::vector<harness::Stage<harness::Scan>> scan_stage_7_knob_stages() { return scan_stage_7_tunings(); }
+
+std::vector<harness::Stage<harness::Scan>> scan_stage_8_shape_stages() { return scan_stage_8_shapes(); }
 
 int blelloch_trace(harness::DType type, const std::vector<double>& values) {
   return print_blelloch_trace(type, values);

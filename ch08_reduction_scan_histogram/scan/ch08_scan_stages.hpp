@@ -9,11 +9,12 @@
 
 namespace ch08 {
 
-//! The multi-block scan stages (1 to 7) in ladder order; the one-block Blelloch scan is not a
-//! ladder stage (it scans at most one block).
+//! The multi-block scan stages (1 to 8) in ladder order; the one-block Blelloch scan is not a
+//! ladder stage (it scans at most one block). Stage 8 needs sm_90: on an older GPU its
+//! validation refuses it (Caps::device_refusal) and the ladder leaves it out.
 std::vector<harness::Stage<harness::Scan>> all_scan_stages();
 
-//! The scan stage called `name` ("scan_block_blelloch", "scan_stage_1" .. "scan_stage_7").
+//! The scan stage called `name` ("scan_block_blelloch", "scan_stage_1" .. "scan_stage_8").
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Scan> scan_stage_named(const std::string& name);
 
@@ -21,5 +22,16 @@ harness::Stage<harness::Scan> scan_stage_named(const std::string& name);
 //! and the host model's traces (exercise 3); see print_blelloch_trace in scan_block_blelloch.cuh.
 //! @return 0 when the GPU and the host model agree at every level, 1 otherwise
 int blelloch_trace(harness::DType type, const std::vector<double>& values);
+
+//! Stage 7 in each form of `scan_stage_7 --tuning` (default, backoff, occ62, occ75, backoff-occ62).
+std::vector<harness::Stage<harness::Scan>> scan_stage_7_knob_stages();
+
+//! Stage 8 at each ring shape of `scan_stage_8 --pipeline` (the default first).
+std::vector<harness::Stage<harness::Scan>> scan_stage_8_shape_stages();
+
+//! Why this GPU (or build) cannot run `stage`, or "" (see harness::Scan::Caps::device_refusal).
+inline std::string scan_refusal_here(const harness::Stage<harness::Scan>& stage) {
+  return stage.caps.device_refusal ? stage.caps.device_refusal() : std::string();
+}
 
 }  // namespace ch08

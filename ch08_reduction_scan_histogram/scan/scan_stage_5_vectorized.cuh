@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "scan_stage_4_decoupled_lookback.cuh"
 
@@ -141,6 +142,10 @@ __device__ __forceinline__ void store_striped(T* out, std::size_t tile_base, std
 //! @tparam Vectors 16-byte vectors per thread
 //! @tparam Aligned `in` and `out` are 16-byte aligned (the vector path is allowed)
 //! @tparam Cache DefaultCache (this stage) or a streaming policy (a later stage)
+//! @tparam Spin how the look-back waits: SpinWait (stages 5-7) or SpinBackoff (a stage-7 knob)
+//! @tparam MinBlocks the second argument of __launch_bounds__: 0 (the stages' default) sets no
+//!         minimum; k > 0 asks that k blocks fit on one SM at once, which caps the registers per
+//!         thread at about 65536 / (k * Block) (a stage-7 knob: fewer registers for more occupancy)
 //! @param[in] in n elements
 //! @param[out] out n prefixes (must not overlap `in`)
 //! @param[in] n number of elements (> 0)
@@ -148,8 +153,8 @@ __device__ __forceinline__ void store_striped(T* out, std::size_t tile_base, std
 //! @param[in] status tile status, zeroed (INVALID) before the launch
 //! @param[in] inclusive inclusive or exclusive prefixes
 //! Launch: exactly ceil(n / (Block * Vectors * 16 / sizeof(T))) blocks. Barriers: 3 per block.
-template <class T, int Block, int Vectors, bool Aligned, class Cache>
-__global__ void __launch_bounds__(Block)
+template <class T, int Block, int Vectors, bool Aligned, class Cache, class Spin = SpinWait, int MinBlocks = 0>
+__global__ void __launch_bounds__(Block, MinBlocks)
     scan_single_pass_vec(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
                          unsigned* tile_counter, TileStatus<T> status, bool inclusive) {
   constexpr int kVec = kVecItems<T>;
@@ -191,7 +196,7 @@ __global__ void __launch_bounds__(Block)
   }
   const WarpOffsets<T> w = combine_warps<T, Block>(carry, warp_sums);  // carry: this warp's total
 
-  const T offset = block_look_back(status, tile, w.block_total) + w.warp_exclusive;
+  const T offset = block_look_back<T, TileStatus<T>, Spin>(status, tile, w.block_total) + w.warp_exclusive;
 #pragma unroll
   for (int j = 0; j < Vectors; ++j) base[j] = offset + base[j];
   store_striped<Cache, Vectors>(out, tile_base, n, vector_ok, x, base, inclusive);
@@ -215,6 +220,9 @@ inline double vector_tile_depth(const harness::ScanArgs& a, int vectors) {
 //! register file leaves 64 registers per thread, and the kernel spills), 1024 below.
 constexpr int max_block_for_vectors(int vectors) { return vectors >= 8 ? 512 : 1024; }
 
+//! Smallest block of the stage-7 knobs (scan_stage_7 --tuning): 128.
+inline constexpr int kKnobMinBlock = 128;
+
 //! True when `p` is 16-byte aligned (the vector path needs `in` and `out` both aligned).
 inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
@@ -222,26 +230,33 @@ inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p
 //! vector path if both pointers are 16-byte aligned and the scalar path otherwise.
 //! @tparam Vectors 16-byte vectors per thread
 //! @tparam Cache load/store policy
-template <int Vectors, class Cache>
+//! @tparam Spin look-back wait (SpinWait or SpinBackoff)
+//! @tparam MinThreadsPerSm 0 (no occupancy hint, the stages' default), or the threads that must fit
+//!         on one SM at once: __launch_bounds__(Block, MinThreadsPerSm / Block) caps the registers
+template <int Vectors, class Cache, class Spin = SpinWait, int MinThreadsPerSm = 0>
 void launch_single_pass_vec(const harness::ScanArgs& a) {
   harness::with_input_type(a.type, [&](auto t) {
     using T = decltype(t);
     harness::with_block_size(a.block, [&](auto block) {
-      // Block sizes above the stage's largest are refused here, and never instantiated.
-      constexpr int kBlock = std::min(decltype(block)::value, max_block_for_vectors(Vectors));
+      // Block sizes above the stage's largest are refused here, and never instantiated; so are
+      // blocks below 128 for the stage-7 knobs (kKnobMinBlock), to keep their compile time down.
+      constexpr bool kKnob = MinThreadsPerSm != 0 || !std::is_same_v<Spin, SpinWait>;
+      constexpr int kBlock = std::clamp(decltype(block)::value, kKnob ? kKnobMinBlock : 32, max_block_for_vectors(Vectors));
       if (a.block != kBlock)
-        throw harness::UsageError("block size " + std::to_string(a.block) + " is above this stage's largest, " +
-                                  std::to_string(kBlock));
+        throw harness::UsageError("block size " + std::to_string(a.block) + " is outside this stage's range (nearest: " +
+                                  std::to_string(kBlock) + ")");
       const unsigned tiles = grid_for_tiles(a.n, static_cast<std::size_t>(kBlock) * Vectors * kVecItems<T>);
       unsigned char* ws = a.scratch<unsigned char>();
       CUDA_CHECK(cudaMemsetAsync(ws, 0, look_back_reset_bytes<T>(tiles), a.stream));
       auto* counter = reinterpret_cast<unsigned*>(ws);
       const TileStatus<T> status = TileStatus<T>::at(ws + kWorkspaceAlign, tiles);
+      // 0: no minimum (the stages' default); the knobs: MinThreadsPerSm / Block blocks, at most 32 (an SM's limit).
+      constexpr int kMinBlocks = MinThreadsPerSm == 0 ? 0 : std::clamp(MinThreadsPerSm / kBlock, 1, 32);
       if (aligned16(a.in) && aligned16(a.out))
-        scan_single_pass_vec<T, kBlock, Vectors, true, Cache><<<tiles, kBlock, 0, a.stream>>>(
+        scan_single_pass_vec<T, kBlock, Vectors, true, Cache, Spin, kMinBlocks><<<tiles, kBlock, 0, a.stream>>>(
             a.input<T>(), a.output<T>(), a.n, counter, status, a.inclusive);
       else
-        scan_single_pass_vec<T, kBlock, Vectors, false, Cache><<<tiles, kBlock, 0, a.stream>>>(
+        scan_single_pass_vec<T, kBlock, Vectors, false, Cache, Spin, kMinBlocks><<<tiles, kBlock, 0, a.stream>>>(
             a.input<T>(), a.output<T>(), a.n, counter, status, a.inclusive);
     });
   });
@@ -250,7 +265,8 @@ void launch_single_pass_vec(const harness::ScanArgs& a) {
 //! A vectorised single-pass stage's description (stages 5 and later fill name, label, change, source).
 //! @tparam Vectors 16-byte vectors per thread
 //! @tparam Cache load/store policy
-template <int Vectors, class Cache>
+//! @tparam Spin, MinThreadsPerSm as launch_single_pass_vec
+template <int Vectors, class Cache, class Spin = SpinWait, int MinThreadsPerSm = 0>
 harness::Stage<harness::Scan> single_pass_vec_stage() {
   harness::Stage<harness::Scan> s;
   s.deterministic = false;
@@ -263,7 +279,7 @@ harness::Stage<harness::Scan> single_pass_vec_stage() {
   s.depth = [](const harness::ScanArgs& a) {
     return look_back_depth(vector_tile_depth(a, Vectors), grid_for_tiles(a.n, vector_tile(a, Vectors)));
   };
-  s.launch = launch_single_pass_vec<Vectors, Cache>;
+  s.launch = launch_single_pass_vec<Vectors, Cache, Spin, MinThreadsPerSm>;
   return s;
 }
 

@@ -14,6 +14,9 @@
 //! Source: CUDA C++ Programming Guide, "Load Functions Using Cache Hints" (__ldcs, __stcs); PTX ISA,
 //! cache operators (.cs).
 #pragma once
+#include <string>
+#include <vector>
+
 #include "scan_stage_6_more_items.cuh"
 
 namespace ch08 {
@@ -42,6 +45,53 @@ inline harness::Stage<harness::Scan> scan_stage_7_stage() {
   s.source = "CUDA C++ Programming Guide, load and store functions using cache hints";
   s.launch = launch_scan_stage_7;
   return s;
+}
+
+// ---- Stage 7's knobs, to be measured one at a time (`scan_stage_7 --tuning NAME`) -------------
+// The profile of stage 7 (50% theoretical occupancy, limited by registers; half of every warp's
+// stalls at the barrier behind warp 0's look-back) suggests three changes, none of them the
+// default until an H200 run says so. Block 512 is the fourth knob and needs no variant:
+// `scan_stage_7 --block 512`.
+
+//! Resident threads per SM asked of the compiler by the `occ62` knob: 1280 (62.5% of the H200's
+//! 2048), i.e. at most 48 registers per thread.
+inline constexpr int kStage7Occupancy62Threads = 1280;
+//! ... by the `occ75` knob: 1536 (75%), i.e. at most 40 registers per thread (the kernel may spill).
+inline constexpr int kStage7Occupancy75Threads = 1536;
+
+//! Stage 7 with a knob: the same kernel with the look-back's spin and the launch bounds as given.
+//! @tparam Spin SpinWait (stage 7) or SpinBackoff
+//! @tparam MinThreadsPerSm 0 (stage 7), or the threads per SM the registers must allow
+template <class Spin, int MinThreadsPerSm>
+harness::Stage<harness::Scan> scan_stage_7_knob(const std::string& label, const std::string& change) {
+  harness::Stage<harness::Scan> s = single_pass_vec_stage<kStage6Vectors, StreamingCache, Spin, MinThreadsPerSm>();
+  s.name = "scan_stage_7";
+  s.label = label;
+  s.change = change;
+  s.source = "issue 24: stage 7's untried knobs (look-back backoff, registers for occupancy)";
+  s.min_block = kKnobMinBlock;
+  return s;
+}
+
+//! Names of stage 7's forms, the first the default: `--tuning` takes one of them.
+inline std::vector<std::string> scan_stage_7_tuning_names() {
+  return {"default", "backoff", "occ62", "occ75", "backoff-occ62"};
+}
+
+//! Stage 7 in each form of scan_stage_7_tuning_names(), in that order.
+inline std::vector<harness::Stage<harness::Scan>> scan_stage_7_tunings() {
+  return {scan_stage_7_stage(),
+          scan_stage_7_knob<SpinBackoff, 0>(
+              "streaming, look-back backoff",
+              "stage 7 with __nanosleep (32 ns doubling to 1 us) between two reads of a status still INVALID"),
+          scan_stage_7_knob<SpinWait, kStage7Occupancy62Threads>(
+              "streaming, 48 registers",
+              "stage 7 compiled for 1280 resident threads per SM (__launch_bounds__ minimum blocks: at most 48 registers)"),
+          scan_stage_7_knob<SpinWait, kStage7Occupancy75Threads>(
+              "streaming, 40 registers",
+              "stage 7 compiled for 1536 resident threads per SM (at most 40 registers; may spill)"),
+          scan_stage_7_knob<SpinBackoff, kStage7Occupancy62Threads>(
+              "streaming, backoff, 48 registers", "both knobs: look-back backoff and at most 48 registers")};
 }
 
 }  // namespace ch08

@@ -39,12 +39,39 @@ TEST_CASE("scan_stage_4: decoupled look-back", "[gpu][ch08][scan]") { CHECK(swee
 TEST_CASE("scan_stage_5: vectorised", "[gpu][ch08][scan]") { CHECK(sweep(ch08::scan_stage_named("scan_stage_5"), scan_sweep()) > 0); }
 TEST_CASE("scan_stage_6: more items per thread", "[gpu][ch08][scan]") { CHECK(sweep(ch08::scan_stage_named("scan_stage_6"), scan_sweep()) > 0); }
 TEST_CASE("scan_stage_7: streaming", "[gpu][ch08][scan]") { CHECK(sweep(ch08::scan_stage_named("scan_stage_7"), scan_sweep()) > 0); }
+TEST_CASE("scan_stage_7: every tuning knob", "[gpu][ch08][scan]") {
+  auto s = scan_sweep();
+  s.sizes = {1, 7, 1000, 8191, 8192, 8193, (std::size_t{1} << 20) + 3};
+  for (const Stage<Scan>& st : ch08::scan_stage_7_knob_stages()) {
+    INFO(st.label);
+    CHECK(sweep(st, s) > 0);
+  }
+}
+TEST_CASE("scan_stage_8: bulk-copy pipeline (sm_90+)", "[gpu][ch08][scan]") {
+  const Stage<Scan> st = ch08::scan_stage_named("scan_stage_8");
+  const std::string why = ch08::scan_refusal_here(st);
+  if (!why.empty()) {
+    WARN("scan_stage_8 not run: " << why);
+    return;
+  }
+  CHECK(sweep(st, scan_sweep()) > 0);
+}
+TEST_CASE("scan_stage_8: every ring shape (sm_90+)", "[gpu][ch08][scan]") {
+  auto s = scan_sweep();
+  s.sizes = {1, 7, 1000, 4095, 4096, 4097, 8193, (std::size_t{1} << 20) + 3};
+  for (const Stage<Scan>& st : ch08::scan_stage_8_shape_stages()) {
+    if (!ch08::scan_refusal_here(st).empty()) return;
+    INFO(st.label);
+    CHECK(sweep(st, s) > 0);
+  }
+}
 
 TEST_CASE("every multi-block scan stage at n = 2^31 + 1 ints", "[gpu][ch08][scan][large]") {
   Scan::Config exclusive;
   Session<Scan>& s = testing_support::cached_session<Scan>(DType::i32, exclusive, (std::size_t{1} << 31) + 1,
                                                           "signed", testing_support::run_seed());
   for (const Stage<Scan>& st : ch08::all_scan_stages()) {
+    if (!ch08::scan_refusal_here(st).empty()) continue;  // stage 8 below sm_90
     INFO(st.name);
     const Verification v = s.run_and_check(st, s.args_for(st, 256, 0));
     INFO(v.message);

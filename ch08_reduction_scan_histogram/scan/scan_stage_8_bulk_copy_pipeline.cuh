@@ -1,0 +1,497 @@
+//! @file scan_stage_8_bulk_copy_pipeline.cuh
+//! @brief Scan stage 8 (sm_90 and newer): a warp-specialised single pass. A producer warp brings the
+//! next tiles into a ring of shared-memory stages with 1-D bulk asynchronous copies (the copy
+//! engine, TMA), a look-back warp finds each tile's prefix while the consumer warps scan it, and
+//! persistent blocks take tile after tile from a counter.
+//!
+//! Changed against stage 7: who waits for what. In stage 7 every warp of a block does everything in
+//! order -- load its vectors, scan, wait at a barrier while warp 0 looks back, store -- and one tile
+//! per block: while the look-back runs no load of that block is in flight, and the profiler shows
+//! half of every warp's stalls at that barrier. Here the block's warps have roles:
+//!   - the **producer warp** takes a tile index from the counter (atomicAdd), copies the tile from
+//!     global into a free stage of the ring with one cp.async.bulk (the copy engine moves the bytes;
+//!     no thread waits for them) and goes on to the next free stage, up to Stages tiles ahead;
+//!   - the **consumer warps** (the block size, `--block`) wait until a stage is full, read it from
+//!     shared memory (warp-striped 16-byte vectors, as stage 5), scan it in registers, publish the
+//!     tile's aggregate, take the tile's prefix from the look-back warp, and store the prefixes
+//!     with streaming stores (stage 7);
+//!   - the **look-back warp** runs stage 4's look-back (look_back_exclusive) for the same tile as
+//!     soon as the tile's data has landed, while the consumers scan it; it publishes nothing itself.
+//! So the loads of the next Stages - 1 tiles are in flight while a tile is scanned and looked back,
+//! and the look-back overlaps the scan instead of following it.
+//!
+//! What waits on what: four mbarriers per stage s of the ring (a phase per use of the stage).
+//!   full[s]          count 32 + bytes: every producer lane arrives (lane 0 with the byte count the
+//!                    copy will deliver, mbarrier.arrive.expect_tx) and the copy engine completes the
+//!                    transaction; consumers and the look-back warp wait on it
+//!   sums_ready[s]    count Block / 32: each consumer warp's lane 0 arrives after writing its warp
+//!                    total; consumers wait on it to add the warps' totals
+//!   prefix_ready[s]  count 1: the look-back warp arrives after writing the tile's exclusive prefix
+//!   empty[s]         count Block / 32 + 1: each consumer warp and the look-back warp arrive when
+//!                    done with the stage; the producer waits on it before refilling the stage
+//! A wait names the phase by its parity: use i of the ring (i = 0, 1, ...) is stage i % Stages,
+//! phase parity (i / Stages) % 2; the producer waits on empty[s] with the opposite parity, which a
+//! fresh barrier passes at once (its "previous phase" is complete).
+//! A tile publishes its aggregate (consumer thread 0, right after the block's warp totals are
+//! known: it does not depend on any other tile, so no look-back can wait on a chain of look-backs)
+//! and then its inclusive prefix (the same thread, once the look-back warp has given the prefix).
+//!
+//! Alignment: cp.async.bulk needs 16-byte aligned global and shared addresses and a size that is a
+//! multiple of 16 bytes. Element e of a tile is kept at byte (skip + e) * sizeof(T) of its stage,
+//! skip = (address of `in` mod 16) / sizeof(T), so that the tile's 16-byte aligned middle is copied
+//! in bulk to a 16-byte aligned place; the fewer than 16 / sizeof(T) elements before it (the head)
+//! and after it (the tail) are loaded by producer lanes with plain loads. The consumers read the
+//! stage with 16-byte loads when skip = 0 and the tile is whole, element by element otherwise, and
+//! store with 16-byte stores when `out` is 16-byte aligned and the tile whole.
+//!
+//! Tile: Block * Vectors * 16 bytes (8,192 floats or 4,096 doubles at Block 256, Vectors 8, as
+//! stage 7); shared memory Stages * (tile + 128) bytes; threads Block + 64.
+//! What the profiler should show against stage 7: stalls at barriers replaced by waits on
+//! mbarriers in the consumer warps; DRAM throughput closer to the copy's; fewer blocks (one grid of
+//! resident blocks); occupancy limited by shared memory.
+//! Determinism: as stage 4 (not promised for float and double; ints always the same).
+//! Requires compute capability 9.0 (bulk asynchronous copies and mbarrier transaction counts):
+//! below, the stage refuses before any launch (exit 2); run scan_stage_7 there. Builds without
+//! sm_90 code compile the kernel to a trap, and the refusal says so too.
+//! Source: NVIDIA PTX ISA, cp.async.bulk and mbarrier; CUDA C++ Programming Guide, "Asynchronous Data
+//! Copies using the Tensor Memory Accelerator"; the idea of a warp-specialised look-ahead scan:
+//! CCCL (NVIDIA/cccl pull requests 6644, 6811: warpspeed scan). Reuses TileStatus,
+//! look_back_exclusive (stage 4), the warp-striped layout, load and store (stage 5) and
+//! StreamingCache (stage 7).
+#pragma once
+#include <cuda/ptx>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "scan_stage_7_streaming.cuh"
+
+namespace ch08 {
+
+//! The tile index a producer hands over when the counter has passed the last tile: stop.
+inline constexpr unsigned kNoTile = 0xFFFFFFFFu;
+
+//! Bytes of one stage of the ring: a tile of Block * Vectors 16-byte vectors, plus 16 for a
+//! misaligned head, rounded up to 128.
+template <int Block, int Vectors>
+__host__ __device__ constexpr unsigned pipeline_stage_bytes() {
+  return (static_cast<unsigned>(Block) * Vectors * 16 + 16 + 127) / 128 * 128;
+}
+
+//! The ring's bookkeeping, in static shared memory: per stage its four mbarriers, the tile index,
+//! the tile's exclusive prefix and the consumer warps' totals.
+template <class T, int Stages, int ConsumerWarps>
+struct PipelineSlots {
+  std::uint64_t full[Stages];          //!< producer -> consumers, look-back warp: index and data are in
+  std::uint64_t sums_ready[Stages];    //!< consumer warps -> consumer warps: every warp total written
+  std::uint64_t prefix_ready[Stages];  //!< look-back warp -> consumers: the prefix is written
+  std::uint64_t empty[Stages];         //!< consumers, look-back warp -> producer: the stage is free
+  unsigned tile[Stages];               //!< tile index of the stage's current use (kNoTile: stop)
+  T prefix[Stages];                    //!< the tile's exclusive prefix
+  T warp_sums[Stages][ConsumerWarps];  //!< each consumer warp's total of the tile
+};
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+
+//! Waits until the phase of `bar` with parity `parity` has completed (acquire: what was written
+//! before the arrivals that completed it is visible after).
+__device__ __forceinline__ void wait_phase(std::uint64_t* bar, unsigned parity) {
+  while (!cuda::ptx::mbarrier_try_wait_parity(bar, parity)) {
+  }
+}
+
+//! One arrival on `bar` (release: this thread's earlier writes are visible to whoever waits).
+__device__ __forceinline__ void arrive(std::uint64_t* bar) {
+  [[maybe_unused]] const std::uint64_t state = cuda::ptx::mbarrier_arrive(bar);
+}
+
+//! The producer warp: for each free stage, a tile index from the counter and the tile into the
+//! stage (head and tail with plain loads by lanes, the aligned middle with one bulk copy by lane 0).
+//! After the last tile it hands over kNoTile and returns.
+template <class T, int Block, int Vectors, int Stages>
+__device__ __forceinline__ void pipeline_producer(const T* __restrict__ in, std::size_t n, unsigned tiles,
+                                                  unsigned* tile_counter, unsigned skip,
+                                                  unsigned char* buffers,
+                                                  PipelineSlots<T, Stages, Block / 32>& slots) {
+  constexpr int kVec = kVecItems<T>;
+  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
+  const unsigned lane = threadIdx.x % 32;
+  for (unsigned i = 0;; ++i) {
+    const unsigned s = i % Stages, parity = (i / Stages) % 2;
+    wait_phase(&slots.empty[s], parity ^ 1);  // the stage's previous use is over
+    unsigned tile = 0;
+    if (lane == 0) tile = atomicAdd(tile_counter, 1u);
+    tile = __shfl_sync(kFullMask, tile, 0);
+    if (tile >= tiles) {
+      if (lane == 0) slots.tile[s] = kNoTile;
+      arrive(&slots.full[s]);  // every lane: the phase completes with no bytes
+      return;
+    }
+    const std::size_t first = static_cast<std::size_t>(tile) * kTile;
+    const std::size_t count = n - first < kTile ? n - first : kTile;
+    // Elements before the first 16-byte boundary (head), whole vectors (body), the rest (tail).
+    const std::size_t to_boundary = (kVec - skip) % kVec;
+    const std::size_t head = count < to_boundary ? count : to_boundary;
+    const std::size_t body = (count - head) / kVec * kVec;
+    const std::size_t tail = head + body;
+    T* stage = reinterpret_cast<T*>(buffers + static_cast<std::size_t>(s) * pipeline_stage_bytes<Block, Vectors>()) + skip;
+    if (lane < head) stage[lane] = in[first + lane];
+    if (lane < count - tail) stage[tail + lane] = in[first + tail + lane];
+    if (lane == 0) {
+      slots.tile[s] = tile;
+      const auto bytes = static_cast<std::uint32_t>(body * sizeof(T));
+      [[maybe_unused]] const std::uint64_t state = cuda::ptx::mbarrier_arrive_expect_tx(
+          cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, &slots.full[s], bytes);
+      if (bytes > 0)
+        cuda::ptx::cp_async_bulk(cuda::ptx::space_shared, cuda::ptx::space_global, stage + head, in + first + head,
+                                 bytes, &slots.full[s]);
+    } else {
+      arrive(&slots.full[s]);  // after this lane's head or tail element is in the stage
+    }
+  }
+}
+
+//! The look-back warp: for each tile of the ring, once its data is in (its index is then known too),
+//! the sum of all tiles before it (stage 4's look_back_exclusive), handed to the consumers.
+template <class T, int Block, int Stages>
+__device__ __forceinline__ void pipeline_look_back(const TileStatus<T>& status,
+                                                   PipelineSlots<T, Stages, Block / 32>& slots) {
+  const unsigned lane = threadIdx.x % 32;
+  for (unsigned i = 0;; ++i) {
+    const unsigned s = i % Stages, parity = (i / Stages) % 2;
+    wait_phase(&slots.full[s], parity);
+    const unsigned tile = slots.tile[s];
+    if (tile == kNoTile) return;
+    const T exclusive = tile == 0 ? T(0) : look_back_exclusive<T>(status, tile);
+    __syncwarp();
+    if (lane == 0) {
+      slots.prefix[s] = exclusive;
+      arrive(&slots.prefix_ready[s]);
+      arrive(&slots.empty[s]);
+    }
+  }
+}
+
+//! The consumer warps (threads 0 .. Block - 1): for each tile of the ring, read it from the stage,
+//! scan it (stage 5's warp-striped scan), publish the aggregate, add the prefix the look-back warp
+//! found, publish the inclusive prefix, store.
+template <class T, int Block, int Vectors, int Stages>
+__device__ __forceinline__ void pipeline_consumer(T* __restrict__ out, std::size_t n, const TileStatus<T>& status,
+                                                  bool inclusive, unsigned skip, bool out_aligned,
+                                                  const unsigned char* buffers,
+                                                  PipelineSlots<T, Stages, Block / 32>& slots) {
+  using V = typename Vec16<T>::type;
+  constexpr int kVec = kVecItems<T>;
+  constexpr int kWarps = Block / 32;
+  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (unsigned i = 0;; ++i) {
+    const unsigned s = i % Stages, parity = (i / Stages) % 2;
+    wait_phase(&slots.full[s], parity);
+    const unsigned tile = slots.tile[s];
+    if (tile == kNoTile) return;
+    const std::size_t first = static_cast<std::size_t>(tile) * kTile;
+    const std::size_t count = n - first < kTile ? n - first : kTile;
+    const T* stage = reinterpret_cast<const T*>(buffers + static_cast<std::size_t>(s) * pipeline_stage_bytes<Block, Vectors>()) + skip;
+
+    // The tile from shared memory into registers, warp-striped (stage 5's layout, tile base 0).
+    T x[Vectors][kVec];
+    if (skip == 0 && count == kTile) {
+#pragma unroll
+      for (int j = 0; j < Vectors; ++j) {
+        const V v = *reinterpret_cast<const V*>(stage + striped_first<T, Vectors>(0, j));
+        std::memcpy(x[j], &v, sizeof v);
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < Vectors; ++j) {
+        const std::size_t e = striped_first<T, Vectors>(0, j);
+#pragma unroll
+        for (int k = 0; k < kVec; ++k) x[j][k] = e + k < count ? stage[e + k] : T(0);
+      }
+    }
+
+    // Stage 5's scan: vector sums, one warp scan per vector index, a carry over the vectors.
+    T scan[Vectors];
+#pragma unroll
+    for (int j = 0; j < Vectors; ++j) {
+      scan[j] = x[j][0];
+#pragma unroll
+      for (int k = 1; k < kVec; ++k) scan[j] = scan[j] + x[j][k];
+    }
+#pragma unroll
+    for (unsigned d = 1; d < 32; d <<= 1) {
+#pragma unroll
+      for (int j = 0; j < Vectors; ++j) {
+        const T y = __shfl_up_sync(kFullMask, scan[j], d);
+        if (lane >= d) scan[j] = y + scan[j];
+      }
+    }
+    T base[Vectors];
+    T carry = T(0);
+#pragma unroll
+    for (int j = 0; j < Vectors; ++j) {
+      const T before_lane = __shfl_up_sync(kFullMask, scan[j], 1);
+      base[j] = lane == 0 ? carry : carry + before_lane;
+      carry = carry + __shfl_sync(kFullMask, scan[j], 31);
+    }
+
+    // The warps' totals: each warp's lane 0 writes its own, then every consumer reads them all.
+    if (lane == 0) {
+      slots.warp_sums[s][warp] = carry;
+      arrive(&slots.sums_ready[s]);
+    }
+    wait_phase(&slots.sums_ready[s], parity);
+    T warp_exclusive = T(0), aggregate = T(0);
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      const T v = slots.warp_sums[s][w];
+      if (w < static_cast<int>(warp)) warp_exclusive = warp_exclusive + v;
+      aggregate = aggregate + v;
+    }
+    if (threadIdx.x == 0) status.publish(tile, tile == 0 ? kTileInclusive : kTileAggregate, aggregate);
+
+    // The prefix of every tile before this one, from the look-back warp.
+    wait_phase(&slots.prefix_ready[s], parity);
+    const T prefix = slots.prefix[s];
+    if (threadIdx.x == 0 && tile != 0) status.publish(tile, kTileInclusive, prefix + aggregate);
+    __syncwarp();
+    if (lane == 0) arrive(&slots.empty[s]);  // this warp has read the stage, its sums and prefix
+
+    const T offset = prefix + warp_exclusive;
+#pragma unroll
+    for (int j = 0; j < Vectors; ++j) base[j] = offset + base[j];
+    store_striped<StreamingCache, Vectors>(out, first, n, out_aligned && count == kTile, x, base, inclusive);
+  }
+}
+
+#endif  // !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+
+//! Blocks of stage 8 that must fit on one SM at once (the second argument of __launch_bounds__):
+//! 2 up to block 256, so that the registers (at most 65536 / (2 x 320) = 102 per thread) let two
+//! rings of a default shape (2 x 97 KiB) work side by side; 1 above.
+template <int Block>
+inline constexpr int kPipelineMinBlocksPerSm = Block <= 256 ? 2 : 1;
+
+//! Stage 8's kernel: persistent blocks of Block consumer threads, one producer warp and one
+//! look-back warp (blockDim.x = Block + 64), a ring of Stages tiles in dynamic shared memory.
+//! @tparam T float, double or int
+//! @tparam Block consumer threads per block, a power of two 128..512
+//! @tparam Vectors 16-byte vectors per consumer thread
+//! @tparam Stages tiles in the ring (2 or more)
+//! @param[in] in n elements (aligned to sizeof(T); any 16-byte alignment)
+//! @param[out] out n prefixes (must not overlap `in`; aligned to sizeof(T))
+//! @param[in] n number of elements (> 0)
+//! @param[in] tiles ceil(n / (Block * Vectors * 16 / sizeof(T)))
+//! @param[in,out] tile_counter zeroed before the launch; the producers take tiles from it
+//! @param[in] status tile status, zeroed (INVALID) before the launch
+//! @param[in] inclusive inclusive or exclusive prefixes
+//! Launch: any grid (default: the resident blocks); dynamic shared memory Stages *
+//! pipeline_stage_bytes<Block, Vectors>(). Requires sm_90; compiled for less, it traps.
+template <class T, int Block, int Vectors, int Stages>
+__global__ void __launch_bounds__(Block + 64, kPipelineMinBlocksPerSm<Block>)
+    scan_bulk_pipeline(const T* __restrict__ in, T* __restrict__ out, std::size_t n, unsigned tiles,
+                       unsigned* tile_counter, TileStatus<T> status, bool inclusive) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // never launched: the stage refuses GPUs below sm_90 and builds without sm_90 code
+#else
+  static_assert(Block % 32 == 0 && Stages >= 2, "whole consumer warps, at least two stages");
+  constexpr int kWarps = Block / 32;
+  extern __shared__ __align__(128) unsigned char buffers[];
+  __shared__ PipelineSlots<T, Stages, kWarps> slots;
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Stages; ++s) {
+      cuda::ptx::mbarrier_init(&slots.full[s], 32);
+      cuda::ptx::mbarrier_init(&slots.sums_ready[s], kWarps);
+      cuda::ptx::mbarrier_init(&slots.prefix_ready[s], 1);
+      cuda::ptx::mbarrier_init(&slots.empty[s], kWarps + 1);
+    }
+    // Make the initialised barriers visible to the copy engine (the async proxy) as well.
+    cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+  }
+  __syncthreads();  // the only block-wide barrier: from here on the warps go their own ways
+
+  const unsigned skip = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(in) % 16 / sizeof(T));
+  const unsigned warp = threadIdx.x / 32;
+  if (warp == kWarps) {
+    pipeline_producer<T, Block, Vectors, Stages>(in, n, tiles, tile_counter, skip, buffers, slots);
+  } else if (warp == kWarps + 1) {
+    pipeline_look_back<T, Block, Stages>(status, slots);
+  } else {
+    const bool out_aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+    pipeline_consumer<T, Block, Vectors, Stages>(out, n, status, inclusive, skip, out_aligned, buffers, slots);
+  }
+#endif
+}
+
+//! A shape of stage 8: 16-byte vectors per consumer thread and stages in the ring.
+struct PipelineShape {
+  int vectors;  //!< 16-byte vectors per consumer thread (the tile: Block * vectors * 16 bytes)
+  int stages;   //!< tiles in the ring
+};
+
+//! Dynamic shared memory of stage 8's kernel at a block size and shape.
+inline std::size_t pipeline_smem_bytes(int block, PipelineShape shape) {
+  return static_cast<std::size_t>(shape.stages) *
+         ((static_cast<std::size_t>(block) * shape.vectors * 16 + 16 + 127) / 128 * 128);
+}
+
+//! Smallest and largest consumer block of stage 8.
+inline constexpr int kPipelineMinBlock = 128;
+//! Largest consumer block of stage 8 (at 8 vectors, 3 stages of 64 KiB).
+inline constexpr int kPipelineMaxBlock = 512;
+
+//! Calls `f(kernel, T{}, block)` with stage 8's kernel at the arguments' type and block size
+//! (clamped to 128..512; the stage's validation refuses other sizes first).
+template <int Vectors, int Stages, class F>
+void with_pipeline_kernel(harness::DType type, int block, F&& f) {
+  harness::with_input_type(type, [&](auto t) {
+    using T = decltype(t);
+    harness::with_block_size(block, [&](auto b) {
+      constexpr int kBlock = std::clamp(decltype(b)::value, kPipelineMinBlock, kPipelineMaxBlock);
+      f(scan_bulk_pipeline<T, kBlock, Vectors, Stages>, t, std::integral_constant<int, kBlock>{});
+    });
+  });
+}
+
+//! Why this machine cannot run stage 8, or "" when it can (or when there is no GPU to ask: the
+//! harness reports that itself): a GPU below compute capability 9.0, or a build with no sm_90 code
+//! for the kernel (CMAKE_CUDA_ARCHITECTURES without 90 or newer).
+inline std::string pipeline_refusal(const void* kernel) {
+  int device = 0, major = 0, minor = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+    (void)cudaGetLastError();  // no GPU: not this stage's to report
+    return "";
+  }
+  if (major < 9)
+    return "needs a GPU of compute capability 9.0 or newer (bulk asynchronous copies, mbarrier transaction "
+           "counts); this GPU is " + std::to_string(major) + "." + std::to_string(minor) +
+           ": run scan_stage_7, the fastest stage it supports";
+  cudaFuncAttributes attr{};
+  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return "this build has no code for this GPU's architecture (" + std::to_string(major) + "." +
+           std::to_string(minor) + "): reconfigure with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(major * 10 + minor);
+  }
+  if (attr.ptxVersion < 90)
+    return "this build compiled the kernel for compute capability " + std::to_string(attr.ptxVersion / 10) + "." +
+           std::to_string(attr.ptxVersion % 10) + " only, without the bulk copies: reconfigure with "
+           "-DCMAKE_CUDA_ARCHITECTURES=90 (or this GPU's " + std::to_string(major * 10 + minor) + ")";
+  return "";
+}
+
+//! Resident blocks of stage 8's kernel for the arguments (SMs x blocks per SM at its shared
+//! memory), at most one per tile; raises the kernel's dynamic shared-memory limit on the way.
+//! @throws UsageError when one block's ring does not fit in an SM's shared memory
+template <int Vectors, int Stages>
+std::size_t pipeline_grid(const harness::ScanArgs& a, std::size_t tiles) {
+  const std::size_t smem = pipeline_smem_bytes(a.block, {Vectors, Stages});
+  std::size_t resident = 0;
+  with_pipeline_kernel<Vectors, Stages>(a.type, a.block, [&](auto kernel, auto t, auto block) {
+    using Slots = PipelineSlots<decltype(t), Stages, decltype(block)::value / 32>;
+    int device = 0, sms = 0, per_sm = 0, optin = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    if (smem + sizeof(Slots) > static_cast<std::size_t>(optin))
+      throw harness::UsageError("scan_stage_8: a ring of " + std::to_string(Stages) + " tiles at block " +
+                                std::to_string(a.block) + " needs " + std::to_string(smem) +
+                                " bytes of shared memory; this GPU gives a block at most " + std::to_string(optin));
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, decltype(block)::value + 64, smem));
+    resident = static_cast<std::size_t>(sms) * static_cast<std::size_t>(std::max(per_sm, 1));
+  });
+  return std::max<std::size_t>(1, std::min(resident, tiles));
+}
+
+//! Elements per tile of stage 8 for the arguments: Block * Vectors * 16 / sizeof(T).
+template <int Vectors>
+std::size_t pipeline_tile(const harness::ScanArgs& a) {
+  return vector_tile(a, Vectors);
+}
+
+//! Launches stage 8: reset the counter and the flags, then one kernel of resident blocks.
+//! @tparam Vectors 16-byte vectors per consumer thread
+//! @tparam Stages tiles in the ring
+template <int Vectors, int Stages>
+void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
+  const unsigned tiles = grid_for_tiles(a.n, pipeline_tile<Vectors>(a));
+  const std::size_t grid = pipeline_grid<Vectors, Stages>(a, tiles);
+  const std::size_t smem = pipeline_smem_bytes(a.block, {Vectors, Stages});
+  with_pipeline_kernel<Vectors, Stages>(a.type, a.block, [&](auto kernel, auto t, auto block) {
+    using T = decltype(t);
+    constexpr int kBlock = decltype(block)::value;
+    unsigned char* ws = a.scratch<unsigned char>();
+    CUDA_CHECK(cudaMemsetAsync(ws, 0, look_back_reset_bytes<T>(tiles), a.stream));
+    kernel<<<static_cast<unsigned>(grid), kBlock + 64, smem, a.stream>>>(
+        a.input<T>(), a.output<T>(), a.n, tiles, reinterpret_cast<unsigned*>(ws),
+        TileStatus<T>::at(ws + kWorkspaceAlign, tiles), a.inclusive);
+  });
+}
+
+//! Stage 8's default shape: 8 vectors per consumer thread (stage 7's tile), 3 stages in the ring
+//! (about 97 KiB at block 256: two blocks per H200 SM).
+inline constexpr PipelineShape kStage8Shape{8, 3};
+
+//! Stage 8 at a shape, as the harness sees it (the name and texts of the default shape).
+template <int Vectors, int Stages>
+harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
+  harness::Stage<harness::Scan> s;
+  s.name = "scan_stage_8";
+  s.label = "bulk-copy pipeline";
+  s.change = "warp roles: a producer warp fills a ring of shared-memory tiles with bulk async copies, a look-back "
+             "warp finds each prefix while the consumer warps scan; persistent blocks (sm_90+)";
+  s.source = "PTX ISA cp.async.bulk and mbarrier; CCCL warpspeed scan (NVIDIA/cccl 6644, 6811); Merrill and Garland 2016";
+  s.deterministic = false;
+  s.min_block = kPipelineMinBlock;
+  s.max_block = kPipelineMaxBlock;
+  s.grid_for = [](const harness::ScanArgs& a) {
+    return pipeline_grid<Vectors, Stages>(a, grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
+  };
+  s.workspace_bytes = [](const harness::ScanArgs& a) {
+    const std::size_t tiles = grid_for_tiles(a.n, pipeline_tile<Vectors>(a));
+    return harness::with_input_type(a.type, [&](auto t) { return look_back_workspace_bytes<decltype(t)>(tiles); });
+  };
+  s.depth = [](const harness::ScanArgs& a) {
+    return look_back_depth(vector_tile_depth(a, Vectors) + a.block / 32.0,
+                           grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
+  };
+  s.caps.device_refusal = [] {
+    return pipeline_refusal(reinterpret_cast<const void*>(scan_bulk_pipeline<float, 256, Vectors, Stages>));
+  };
+  s.launch = launch_scan_bulk_pipeline<Vectors, Stages>;
+  return s;
+}
+
+//! Stage 8: the warp-specialised bulk-copy pipeline at its default shape.
+inline harness::Stage<harness::Scan> scan_stage_8_stage() {
+  return scan_stage_8_shape_stage<kStage8Shape.vectors, kStage8Shape.stages>();
+}
+
+//! Names of stage 8's shapes for `scan_stage_8 --pipeline`, the first the default:
+//! VECTORSxSTAGES.
+inline std::vector<std::string> scan_stage_8_shape_names() { return {"8x3", "8x2", "8x4", "4x4", "4x6"}; }
+
+//! Stage 8 at each shape of scan_stage_8_shape_names(), in that order (for measuring the ring's
+//! depth and the tile size on the H200; only the default is in the ladder).
+inline std::vector<harness::Stage<harness::Scan>> scan_stage_8_shapes() {
+  std::vector<harness::Stage<harness::Scan>> v{scan_stage_8_stage(), scan_stage_8_shape_stage<8, 2>(),
+                                               scan_stage_8_shape_stage<8, 4>(), scan_stage_8_shape_stage<4, 4>(),
+                                               scan_stage_8_shape_stage<4, 6>()};
+  const std::vector<std::string> names = scan_stage_8_shape_names();
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    v[i].label = "bulk-copy pipeline, " + names[i];
+    v[i].max_block = 256;  // the deeper rings would not fit in shared memory at block 512
+  }
+  return v;
+}
+
+}  // namespace ch08
