@@ -75,7 +75,8 @@ class Session {
     a.stream = stream_;
     P::apply(config_, a);
     validate_shape(stage, a);
-    const std::size_t out_bytes = P::output_count(a) * dtype_size(P::output_type(stage, a));
+    out_type_ = P::output_type(stage, a);
+    const std::size_t out_bytes = P::output_count(a) * dtype_size(out_type_);
     if (out_bytes > output_.bytes()) {
       output_ = DeviceBuffer();
       ensure_device_memory(out_bytes, stage.name + "'s output");
@@ -93,10 +94,13 @@ class Session {
     return a;
   }
 
-  //! Fills the output and the workspace with 0xFF bytes (NaN for floats, -1 for ints, the largest
-  //! count for counters), so that a result nobody wrote shows up.
+  //! Fills the output with a value no correct run writes, so that a result nobody wrote shows up:
+  //! 0xFF bytes (NaN) for float and double outputs; 0x80 bytes for integer outputs (int32
+  //! -2139062144, int64 and counters about +-9.3e18: never a sum, prefix or count of the inputs,
+  //! where 0xFF's -1 is a sum that +-1 data can have). The workspace gets 0xFF bytes.
   void poison() {
-    output_.fill_bytes(0xFF, stream_);
+    const bool floating = out_type_ == DType::f32 || out_type_ == DType::f64;
+    output_.fill_bytes(floating ? 0xFF : 0x80, stream_);
     workspace_.fill_bytes(0xFF, stream_);
   }
 
@@ -138,6 +142,7 @@ class Session {
   bool exact_data_;
   cudaStream_t stream_;
   DeviceBuffer input_;
+  DType out_type_ = DType::f32;  // of the output buffer, set by args_for
   DeviceBuffer output_;
   DeviceBuffer workspace_;
   Reference ref_{};
