@@ -23,8 +23,13 @@ namespace testing_support {
 //! (printed once, so a failure can be reproduced).
 std::uint64_t run_seed();
 
-//! The awkward sizes every stage is tested on: 0, 1, 31, 32, 33, 1000, 2^20+3, 2^24, 2^31+1.
+//! The awkward sizes every stage is tested on: 0, 1, 31, 32, 33, 1000, 2^20+3, 2^24 (sweep adds
+//! block - 1 and block + 1 for every block size). Past 2^31 see kPast2e31 and past_2e31().
 std::vector<std::size_t> standard_sizes();
+
+//! The size past 2^31 every stage family is tested on, 2^31 + 1 elements: a 32-bit element index
+//! wraps there.
+inline constexpr std::size_t kPast2e31 = (std::size_t{1} << 31) + 1;
 
 //! Device memory the cached inputs may use before the oldest is dropped: half of what was free
 //! when the test program first asked (the whole device's half when nothing else runs).
@@ -48,6 +53,28 @@ struct Sweep {
   std::size_t large_from = std::size_t{1} << 24;      //!< from here on only `large_blocks` run
   std::vector<int> large_blocks{256};                 //!< (clamped to the stage's range)
 };
+
+//! The default run's case past 2^31: n = 2^31 + 1 of `type` (float unless said otherwise), exact data
+//! (every partial result exact: equality), the problem's default settings, block 256 (sweep also
+//! runs the small sizes block +- 1). One input per test program: cached_session shares it between
+//! the stages of a family, so each family costs one 2^31 + 1 input, not one per stage.
+template <class P>
+Sweep<P> past_2e31(harness::DType type = harness::DType::f32) {
+  Sweep<P> s;
+  s.types = {type};
+  s.dists = {P::exact_dist()};
+  s.sizes = {kPast2e31};
+  return s;
+}
+
+//! The exhaustive case past 2^31 (CTest label `long`): n = 2^31 + 1 of every type, on both the
+//! default and the exact data, the problem's default settings, block 256.
+template <class P>
+Sweep<P> past_2e31_every_type() {
+  Sweep<P> s;
+  s.sizes = {kPast2e31};
+  return s;
+}
 
 //! A session (input on the device + reference) for this key, kept while the cached inputs use at
 //! most cache_budget_bytes(), so that consecutive stages share the large inputs.

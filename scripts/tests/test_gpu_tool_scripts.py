@@ -249,7 +249,7 @@ class Tools(unittest.TestCase):
         self.assertIn("hazards reported, as expected", out)
         with open(os.path.join(self.tmp, "logs", "summary.txt")) as f:
             summary = f.read()
-        self.assertIn("= 144 runs", summary)  # 17 programs, 18 forms, 4 tools, 2 sizes
+        self.assertIn("= 72 runs", summary)  # 17 programs, 18 forms, 4 tools, 1 size each
         self.assertIn("RESULT: every stage clean", summary)
         os.environ["FAKE_SANITIZER_DIRTY"] = "reduce_kernel_2:memcheck"
         try:
