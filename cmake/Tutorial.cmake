@@ -86,7 +86,7 @@ endfunction()
 # - tutorial_test_pch: Catch2's header (common/tests/catch.hpp) and the standard headers the tests
 #   use, precompiled once; every C++ test source reuses it (target_precompile_headers REUSE_FROM;
 #   CUDA test sources do without). -DTUTORIAL_PRECOMPILE_HEADERS=OFF turns it off.
-option(TUTORIAL_PRECOMPILE_HEADERS "Precompile Catch2 for the C++ test sources, CLI11 and nlohmann-json for the harness" ON)
+option(TUTORIAL_PRECOMPILE_HEADERS "Precompile Catch2 (and the standard headers) once for the C++ test sources" ON)
 function(tutorial_test_support)
   if(TARGET tutorial_gpu_test_main OR NOT TUTORIAL_BUILD_TESTS)
     return()
