@@ -80,9 +80,10 @@ function(tutorial_add_selftest name)
 endfunction()
 
 # tutorial_test_support(): the pieces every Catch2 test executable shares, made once per build.
-# - tutorial_cpu_test_main, tutorial_gpu_test_main: the two Catch2 runners (common/tests/
-#   cpu_test_main.cpp, gpu_test_main.cpp), compiled once for all test executables (with Catch2 2.x
-#   the runner compiles the whole of Catch2, the slowest C++ file of the build);
+# - tutorial_catch_runner: the Catch2 session (common/tests/catch_runner.cpp), compiled once for all
+#   test executables (with Catch2 2.x it compiles the whole of Catch2, the slowest C++ file of the
+#   build); tutorial_cpu_test_main, tutorial_gpu_test_main: the two mains that call it
+#   (common/tests/cpu_test_main.cpp, gpu_test_main.cpp);
 # - tutorial_test_pch: Catch2's header (common/tests/catch.hpp) and the standard headers the tests
 #   use, precompiled once; every C++ test source reuses it (target_precompile_headers REUSE_FROM;
 #   CUDA test sources do without). -DTUTORIAL_PRECOMPILE_HEADERS=OFF turns it off.
@@ -91,11 +92,14 @@ function(tutorial_test_support)
   if(TARGET tutorial_gpu_test_main OR NOT TUTORIAL_BUILD_TESTS)
     return()
   endif()
+  # The Catch2 session (catch_runner.cpp, all of Catch2 2.x) once; each runner's main calls it.
+  add_library(tutorial_catch_runner OBJECT ${PROJECT_SOURCE_DIR}/common/tests/catch_runner.cpp)
+  target_link_libraries(tutorial_catch_runner PRIVATE Catch2::Catch2)
+  target_compile_definitions(tutorial_catch_runner PRIVATE TUTORIAL_CATCH2_MAJOR=${TUTORIAL_CATCH2_MAJOR})
   foreach(kind cpu gpu)
     add_library(tutorial_${kind}_test_main OBJECT ${PROJECT_SOURCE_DIR}/common/tests/${kind}_test_main.cpp)
-    target_link_libraries(tutorial_${kind}_test_main PRIVATE harness Catch2::Catch2)
+    target_link_libraries(tutorial_${kind}_test_main PRIVATE harness)
     target_include_directories(tutorial_${kind}_test_main PRIVATE ${PROJECT_SOURCE_DIR}/common/tests)
-    target_compile_definitions(tutorial_${kind}_test_main PRIVATE TUTORIAL_CATCH2_MAJOR=${TUTORIAL_CATCH2_MAJOR})
   endforeach()
   if(TUTORIAL_PRECOMPILE_HEADERS)
     set(anchor ${PROJECT_BINARY_DIR}/tutorial_test_pch.cpp)
@@ -140,7 +144,7 @@ function(tutorial_add_test name)
     set(main_obj tutorial_cpu_test_main)
   endif()
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE ${main_obj} ${ARG_LIBS} harness Catch2::Catch2)
+  target_link_libraries(${name} PRIVATE ${main_obj} tutorial_catch_runner ${ARG_LIBS} harness Catch2::Catch2)
   if(ARG_GPU)
     target_link_libraries(${name} PRIVATE harness_testing)
   endif()
@@ -223,7 +227,7 @@ function(tutorial_add_exercises chapter)
 #include \"exercise_stage.hpp\"
 #include \"${header}\"
 ${register}")
-    add_executable(exercise_${id} ${stub_src} $<TARGET_OBJECTS:exercise_test_${id}> $<TARGET_OBJECTS:tutorial_gpu_test_main>)
+    add_executable(exercise_${id} ${stub_src} $<TARGET_OBJECTS:exercise_test_${id}> $<TARGET_OBJECTS:tutorial_gpu_test_main> $<TARGET_OBJECTS:tutorial_catch_runner>)
     target_link_libraries(exercise_${id} PRIVATE ${ARG_LIBS} harness_testing harness Catch2::Catch2)
     target_include_directories(exercise_${id} PRIVATE ${PROJECT_SOURCE_DIR}/exercises/${chapter} ${PROJECT_SOURCE_DIR}/exercises/tests)
     add_test(NAME exercise_${id} COMMAND exercise_${id})
@@ -235,7 +239,7 @@ ${register}")
   # of them (cached_session keeps them), not once per exercise.
   # scripts/exercise.sh <chapter>/<NN> --solution runs one exercise's test case, tag [<chapter>_<NN>].
   file(CONFIGURE OUTPUT ${solution_src} CONTENT "${solution_text}")
-  add_executable(solutions_${chapter} ${solution_src} ${test_objects} $<TARGET_OBJECTS:tutorial_gpu_test_main>)
+  add_executable(solutions_${chapter} ${solution_src} ${test_objects} $<TARGET_OBJECTS:tutorial_gpu_test_main> $<TARGET_OBJECTS:tutorial_catch_runner>)
   target_link_libraries(solutions_${chapter} PRIVATE ${ARG_LIBS} harness_testing harness Catch2::Catch2)
   target_include_directories(solutions_${chapter} PRIVATE ${PROJECT_SOURCE_DIR}/solutions/${chapter} ${PROJECT_SOURCE_DIR}/exercises/tests)
   add_test(NAME solutions_${chapter} COMMAND solutions_${chapter})
