@@ -93,7 +93,7 @@ class CommandLines(unittest.TestCase):
         names = {os.path.basename(p) for p in scripts()}
         for expected in ("gpu_machine_check.sh", "tutorial.sh", "profile_stage.sh", "size_sweep.sh",
                          "make_figures.sh", "compare_stages.py", "check_profile_claims.py",
-                         "run_sanitizers.py", "plot_ladder.py", "plot_size_sweep.py"):
+                         "run_sanitizers.py", "plot_ladder.py", "plot_size_sweep.py", "ninja_times.py"):
             self.assertIn(expected, names)
 
     def test_help(self):
@@ -106,7 +106,7 @@ class CommandLines(unittest.TestCase):
 
     def test_unknown_argument(self):
         # Scripts that need a positional argument get one, so that the flag is what is refused.
-        positional = {"plot_ladder.py": ["x.csv"], "plot_size_sweep.py": ["x.csv"]}
+        positional = {"plot_ladder.py": ["x.csv"], "plot_size_sweep.py": ["x.csv"], "ninja_times.py": ["build"]}
         for path in scripts():
             with self.subTest(script=os.path.basename(path)):
                 args = positional.get(os.path.basename(path), []) + ["--no-such-flag"]
