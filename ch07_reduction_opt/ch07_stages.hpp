@@ -29,4 +29,22 @@ std::vector<harness::LadderTable<harness::Reduce>> ladder_tables();
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Reduce> stage_named(const std::string& name);
 
+//! The `--finish` flag of the programs of stages 1 to 8: atomic (the default: the article as
+//! written) or partials (a second pass; deterministic). reduce_finish.cuh says what each does.
+inline harness::VariantFlag finish_flag() {
+  return {"--finish", {"atomic", "partials"},
+          "How each block finishes: atomic (atomicAdd into the result, the article) or partials (one "
+          "sum per block to the workspace, folded by a second one-block pass: deterministic)"};
+}
+
+//! The program of one of stages 1 to 8: the stage `name` (the atomic finish) and `name`_partials,
+//! chosen by `--finish` (atomic by default).
+//! @throws std::out_of_range for an unknown name
+inline harness::StageProgram<harness::Reduce> finish_program(const std::string& name) {
+  harness::StageProgram<harness::Reduce> p;
+  p.variants = {stage_named(name), stage_named(name + "_partials")};
+  p.more_flags = {finish_flag()};
+  return p;
+}
+
 }  // namespace ch07

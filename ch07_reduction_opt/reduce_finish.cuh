@@ -28,6 +28,7 @@
 
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
+#include "ch07_stages.hpp"  // finish_flag
 #include "reduce_problem.hpp"
 
 namespace ch07 {
@@ -156,26 +157,5 @@ inline std::size_t one_element_per_thread_grid(const harness::ReduceArgs& a) {
 
 //! Elements each thread of stages 1 to 7 folds before the tree: one.
 inline double one_element_per_thread(const harness::ReduceArgs&) { return 1; }
-
-// ---- The programs' --finish flag -------------------------------------------------------------
-
-//! The `--finish` flag of the programs of stages 1 to 8: atomic (the default: the article as
-//! written) or partials (a second pass; deterministic).
-inline harness::VariantFlag finish_flag() {
-  return {"--finish", {"atomic", "partials"},
-          "How each block finishes: atomic (atomicAdd into the result, the article) or partials (one "
-          "sum per block to the workspace, folded by a second one-block pass: deterministic)"};
-}
-
-//! The program of one of stages 1 to 8: its two forms, chosen by `--finish` (atomic by default).
-//! @param[in] atomic the stage with Finish::atomic
-//! @param[in] partials the same stage with Finish::partials
-inline harness::StageProgram<harness::Reduce> finish_program(harness::Stage<harness::Reduce> atomic,
-                                                             harness::Stage<harness::Reduce> partials) {
-  harness::StageProgram<harness::Reduce> p;
-  p.variants = {std::move(atomic), std::move(partials)};
-  p.more_flags = {finish_flag()};
-  return p;
-}
 
 }  // namespace ch07

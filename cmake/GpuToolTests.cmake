@@ -1,10 +1,11 @@
 # Tests that run the GPU tools over the stage programs: Nsight Compute (label `profile`) and
 # compute-sanitizer (label `sanitizer`). Both scripts exit 77 -- reported by CTest as skipped --
 # where there is no GPU or no such tool (CI), so they never fail a run for lack of hardware.
-# On a GPU machine they take minutes; run them on purpose:
+# The sanitizer test is in the default run (every stage once per tool, at the smallest input that
+# reaches every code path, four runs at a time); the profile tests (each a few dozen ncu runs) are
+# also labelled `long`, so the default run leaves them out. Run them on purpose:
 #   ctest --test-dir build -L profile --output-on-failure
 #   ctest --test-dir build -L sanitizer --output-on-failure
-# and leave them out of a quick run with: ctest --test-dir build -LE 'profile|sanitizer'
 # Their outputs go to <build>/gpu-tools/. Included from the top-level CMakeLists.txt after the
 # chapters' add_subdirectory() calls, so the stage targets exist.
 if(NOT TUTORIAL_BUILD_TESTS)
@@ -49,15 +50,17 @@ foreach(_chapter_probe IN ITEMS "ch07;reduce_kernel_1;2^24" "ch08;reduce_stage_1
                    --reports ${_gpu_tools_out}/${_chapter}_reports
                    --md ${_gpu_tools_out}/${_chapter}_profile_claims.md)
   set_tests_properties(profile.${_chapter}_claims PROPERTIES
-    LABELS "profile;gpu;${_chapter}" SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} TIMEOUT 3600
+    LABELS "profile;long;gpu;${_chapter}" SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} TIMEOUT 3600
     RESOURCE_LOCK gpu_tools)
 endforeach()
 
-# Every stage program of both chapters that exists when the test runs, under the four tools.
+# Every stage program of both chapters that exists when the test runs, under the four tools, each at
+# the smallest input that reaches every code path (a tail, two blocks, a second pass, a second tile:
+# scripts/run_sanitizers.py says which), four runs at a time.
 add_test(NAME sanitizer.stages
          COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/run_sanitizers.py
                  --build-dir ${PROJECT_BINARY_DIR}
-                 --sizes 1000,4099
+                 --jobs 4
                  --log-dir ${_gpu_tools_out}/sanitizer_logs)
 set_tests_properties(sanitizer.stages PROPERTIES
   LABELS "sanitizer;gpu" SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} TIMEOUT 5400

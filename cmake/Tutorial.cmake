@@ -13,9 +13,11 @@ if(TUTORIAL_BUILD_TESTS)
 endif()
 
 # tutorial_add_stage_program(<program> [SOURCE <file>] [LIBS <libs...>] [SMOKE_ARGS <args...>])
-# Builds one stage program from its own source file (default: <program>.cu in the current folder,
+# Builds one stage program from its own source file (default: <program>.cpp in the current folder,
 # a real file with the program's main) and registers a smoke test that runs it on a small input
-# (skipped where there is no GPU).
+# (skipped where there is no GPU). A chapter's stage program is a plain C++ `main` that asks the
+# chapter's library (LIBS, e.g. ch07_stages) for its stage: the stage's kernels are compiled once,
+# in that library, for the program, the ladder and the tests alike.
 function(tutorial_add_stage_program program)
   cmake_parse_arguments(ARG "" "SOURCE" "LIBS;SMOKE_ARGS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS OR ARG_KEYWORDS_MISSING_VALUES)
@@ -23,7 +25,7 @@ function(tutorial_add_stage_program program)
                         "${ARG_UNPARSED_ARGUMENTS} ${ARG_KEYWORDS_MISSING_VALUES}")
   endif()
   if(NOT ARG_SOURCE)
-    set(ARG_SOURCE ${program}.cu)
+    set(ARG_SOURCE ${program}.cpp)
   endif()
   add_executable(${program} ${ARG_SOURCE})
   target_link_libraries(${program} PRIVATE ${ARG_LIBS} harness)
@@ -77,38 +79,93 @@ function(tutorial_add_selftest name)
     LABELS "gpu;selftest" TIMEOUT 300)
 endfunction()
 
-# tutorial_add_test(<name> SOURCES <srcs...> LIBS <libs...> LABELS <labels...> [GPU])
+# tutorial_test_support(): the pieces every Catch2 test executable shares, made once per build.
+# - tutorial_catch_runner: the Catch2 session (common/tests/catch_runner.cpp), compiled once for all
+#   test executables (with Catch2 2.x it compiles the whole of Catch2, the slowest C++ file of the
+#   build); tutorial_cpu_test_main, tutorial_gpu_test_main: the two mains that call it
+#   (common/tests/cpu_test_main.cpp, gpu_test_main.cpp);
+# - tutorial_test_pch: Catch2's header (common/tests/catch.hpp) and the standard headers the tests
+#   use, precompiled once; every C++ test source reuses it (target_precompile_headers REUSE_FROM;
+#   CUDA test sources do without). -DTUTORIAL_PRECOMPILE_HEADERS=OFF turns it off.
+option(TUTORIAL_PRECOMPILE_HEADERS "Precompile Catch2 (and the standard headers) once for the C++ test sources" ON)
+function(tutorial_test_support)
+  if(TARGET tutorial_gpu_test_main OR NOT TUTORIAL_BUILD_TESTS)
+    return()
+  endif()
+  # The Catch2 session (catch_runner.cpp, all of Catch2 2.x) once; each runner's main calls it.
+  add_library(tutorial_catch_runner OBJECT ${PROJECT_SOURCE_DIR}/common/tests/catch_runner.cpp)
+  target_link_libraries(tutorial_catch_runner PRIVATE Catch2::Catch2)
+  target_compile_definitions(tutorial_catch_runner PRIVATE TUTORIAL_CATCH2_MAJOR=${TUTORIAL_CATCH2_MAJOR})
+  foreach(kind cpu gpu)
+    add_library(tutorial_${kind}_test_main OBJECT ${PROJECT_SOURCE_DIR}/common/tests/${kind}_test_main.cpp)
+    target_link_libraries(tutorial_${kind}_test_main PRIVATE harness)
+    target_include_directories(tutorial_${kind}_test_main PRIVATE ${PROJECT_SOURCE_DIR}/common/tests)
+  endforeach()
+  if(TUTORIAL_PRECOMPILE_HEADERS)
+    set(anchor ${PROJECT_BINARY_DIR}/tutorial_test_pch.cpp)
+    file(CONFIGURE OUTPUT ${anchor} CONTENT "// Generated (cmake/Tutorial.cmake): the precompiled test header's own unit.\n")
+    add_library(tutorial_test_pch OBJECT ${anchor})
+    target_link_libraries(tutorial_test_pch PRIVATE harness Catch2::Catch2)
+    target_include_directories(tutorial_test_pch PRIVATE ${PROJECT_SOURCE_DIR}/common/tests)
+    target_compile_definitions(tutorial_test_pch PRIVATE TUTORIAL_CATCH2_MAJOR=${TUTORIAL_CATCH2_MAJOR})
+    target_precompile_headers(tutorial_test_pch PRIVATE
+      <algorithm> <cstddef> <cstdint> <functional> <map> <set> <sstream> <string> <vector>
+      ${PROJECT_SOURCE_DIR}/common/tests/catch.hpp)
+  endif()
+endfunction()
+
+# tutorial_use_test_pch(<target>): the target's C++ sources use the precompiled test header.
+function(tutorial_use_test_pch target)
+  if(TUTORIAL_PRECOMPILE_HEADERS AND TARGET tutorial_test_pch)
+    target_precompile_headers(${target} REUSE_FROM tutorial_test_pch)
+  endif()
+endfunction()
+
+# tutorial_add_test(<name> SOURCES <srcs...> LIBS <libs...> LABELS <labels...> [GPU] [LONG]
+#                   [TIMEOUT <s>])
 # A Catch2 test executable. GPU tests use common/gpu_test_main.cpp, which exits with the skip
 # code when no GPU is visible; CPU tests use common/cpu_test_main.cpp.
+# LONG: the sources also hold hidden test cases tagged [.][long] (the exhaustive, long ones: every
+# type past 2^31, a hundred repeats ...). The test <name> runs the others (the default run); a
+# second test, <name>.long, runs the [long] ones, labels `long` and <LABELS>; the default preset
+# leaves the label `long` out (`ctest --test-dir build -L long` runs them).
 function(tutorial_add_test name)
-  cmake_parse_arguments(ARG "GPU" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "GPU;LONG" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_SOURCES)
     message(FATAL_ERROR "tutorial_add_test(${name}): needs SOURCES; unknown: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
   if(NOT TUTORIAL_BUILD_TESTS)
     return()
   endif()
+  tutorial_test_support()
   if(ARG_GPU)
-    set(main_src ${PROJECT_SOURCE_DIR}/common/tests/gpu_test_main.cpp)
+    set(main_obj tutorial_gpu_test_main)
   else()
-    set(main_src ${PROJECT_SOURCE_DIR}/common/tests/cpu_test_main.cpp)
+    set(main_obj tutorial_cpu_test_main)
   endif()
-  add_executable(${name} ${ARG_SOURCES} ${main_src})
-  target_link_libraries(${name} PRIVATE ${ARG_LIBS} harness Catch2::Catch2)
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${main_obj} tutorial_catch_runner ${ARG_LIBS} harness Catch2::Catch2)
   if(ARG_GPU)
     target_link_libraries(${name} PRIVATE harness_testing)
   endif()
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/common/tests)
   target_compile_definitions(${name} PRIVATE TUTORIAL_CATCH2_MAJOR=${TUTORIAL_CATCH2_MAJOR})
+  tutorial_use_test_pch(${name})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 1500)
   endif()
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT})
+  set(tests ${name})
+  if(ARG_LONG)
+    add_test(NAME ${name}.long COMMAND ${name} "[long]")
+    set_tests_properties(${name}.long PROPERTIES LABELS "long;${ARG_LABELS}" TIMEOUT 3600)
+    list(APPEND tests ${name}.long)
+  endif()
   if(ARG_GPU)
     # GPU test programs sweep up to 2^31 + 1 elements and keep inputs cached: two at once can
     # exhaust the device's memory, so `ctest -j` runs them one at a time (CPU tests still overlap).
-    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} RESOURCE_LOCK gpu_memory)
+    set_tests_properties(${tests} PROPERTIES SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} RESOURCE_LOCK gpu_memory)
   endif()
 endfunction()
 
@@ -125,7 +182,8 @@ endfunction()
 #   tagged [<chapter>_<NN>]), labels gpu;solution;<chapter>, in the default run.
 # A generated CUDA file includes the header(s) and registers each stage as <chapter>/<NN>; the stage
 # function is ex<digits>::ex<NN>_stage (ex07::ex03_stage for ch07/03). The Catch2 runner is compiled
-# once for all of them (it is the slowest file to compile).
+# once for all tests (tutorial_test_support). Test cases tagged [.][long] are hidden from both; the
+# solutions run them in a second test, solutions_<chapter>.long (label `long`).
 function(tutorial_add_exercises chapter)
   cmake_parse_arguments(ARG "" "" "NUMBERS;LIBS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS OR ARG_KEYWORDS_MISSING_VALUES OR NOT ARG_NUMBERS)
@@ -136,12 +194,8 @@ function(tutorial_add_exercises chapter)
     return()
   endif()
   string(REGEX REPLACE "^ch" "ex" ns "${chapter}")
-  if(NOT TARGET exercise_gpu_test_main)
-    add_library(exercise_gpu_test_main OBJECT ${PROJECT_SOURCE_DIR}/common/tests/gpu_test_main.cpp)
-    target_link_libraries(exercise_gpu_test_main PRIVATE harness Catch2::Catch2)
-    target_include_directories(exercise_gpu_test_main PRIVATE ${PROJECT_SOURCE_DIR}/common/tests)
-    target_compile_definitions(exercise_gpu_test_main PRIVATE TUTORIAL_CATCH2_MAJOR=${TUTORIAL_CATCH2_MAJOR})
-  endif()
+  tutorial_test_support()
+  set(has_long FALSE)
   set(solution_src ${CMAKE_CURRENT_BINARY_DIR}/solutions_${chapter}_stages.cu)
   set(solution_text "// Generated by tutorial_add_exercises (cmake/Tutorial.cmake): the solutions of ${chapter}.\n#include \"exercise_stage.hpp\"\n")
   set(test_objects "")
@@ -156,9 +210,15 @@ function(tutorial_add_exercises chapter)
     set(register "static const bool registered_${nn} = register_exercise(\"${chapter}/${nn}\", &${ns}::ex${nn}_stage);\n")
     string(APPEND solution_text "#include \"${header}\"\n${register}")
     # The test source, compiled once for both builds.
-    add_library(exercise_test_${id} OBJECT ${PROJECT_SOURCE_DIR}/exercises/tests/test_${id}.cpp)
+    set(test_src ${PROJECT_SOURCE_DIR}/exercises/tests/test_${id}.cpp)
+    add_library(exercise_test_${id} OBJECT ${test_src})
     target_link_libraries(exercise_test_${id} PRIVATE ${ARG_LIBS} harness_testing)
     target_include_directories(exercise_test_${id} PRIVATE ${PROJECT_SOURCE_DIR}/exercises/tests)
+    tutorial_use_test_pch(exercise_test_${id})
+    file(READ ${test_src} test_text)
+    if(test_text MATCHES "\\[\\.\\]\\[long\\]")
+      set(has_long TRUE)
+    endif()
     list(APPEND test_objects $<TARGET_OBJECTS:exercise_test_${id}>)
     # The stub's executable and test.
     set(stub_src ${CMAKE_CURRENT_BINARY_DIR}/exercise_${id}_stage.cu)
@@ -167,7 +227,7 @@ function(tutorial_add_exercises chapter)
 #include \"exercise_stage.hpp\"
 #include \"${header}\"
 ${register}")
-    add_executable(exercise_${id} ${stub_src} $<TARGET_OBJECTS:exercise_test_${id}> $<TARGET_OBJECTS:exercise_gpu_test_main>)
+    add_executable(exercise_${id} ${stub_src} $<TARGET_OBJECTS:exercise_test_${id}> $<TARGET_OBJECTS:tutorial_gpu_test_main> $<TARGET_OBJECTS:tutorial_catch_runner>)
     target_link_libraries(exercise_${id} PRIVATE ${ARG_LIBS} harness_testing harness Catch2::Catch2)
     target_include_directories(exercise_${id} PRIVATE ${PROJECT_SOURCE_DIR}/exercises/${chapter} ${PROJECT_SOURCE_DIR}/exercises/tests)
     add_test(NAME exercise_${id} COMMAND exercise_${id})
@@ -175,15 +235,22 @@ ${register}")
                                                        RESOURCE_LOCK gpu_memory)
   endforeach()
   # The solutions' executable and its one test: every solution of the chapter in one process, so
-  # that the large inputs of the sweep (2^31 + 1 elements of each type: gigabytes, seconds each to
-  # make) are made once for all of them (the sweep keeps them), not once per exercise.
+  # that the large inputs (2^31 + 1 elements: gigabytes, seconds each to make) are made once for all
+  # of them (cached_session keeps them), not once per exercise.
   # scripts/exercise.sh <chapter>/<NN> --solution runs one exercise's test case, tag [<chapter>_<NN>].
   file(CONFIGURE OUTPUT ${solution_src} CONTENT "${solution_text}")
-  add_executable(solutions_${chapter} ${solution_src} ${test_objects} $<TARGET_OBJECTS:exercise_gpu_test_main>)
+  add_executable(solutions_${chapter} ${solution_src} ${test_objects} $<TARGET_OBJECTS:tutorial_gpu_test_main> $<TARGET_OBJECTS:tutorial_catch_runner>)
   target_link_libraries(solutions_${chapter} PRIVATE ${ARG_LIBS} harness_testing harness Catch2::Catch2)
   target_include_directories(solutions_${chapter} PRIVATE ${PROJECT_SOURCE_DIR}/solutions/${chapter} ${PROJECT_SOURCE_DIR}/exercises/tests)
   add_test(NAME solutions_${chapter} COMMAND solutions_${chapter})
   set_tests_properties(solutions_${chapter} PROPERTIES
     LABELS "gpu;solution;${chapter}" TIMEOUT 1800 SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE}
     RESOURCE_LOCK gpu_memory)
+  # The solutions' hidden [.][long] test cases (every type past 2^31), label `long`.
+  if(has_long)
+    add_test(NAME solutions_${chapter}.long COMMAND solutions_${chapter} "[long]")
+    set_tests_properties(solutions_${chapter}.long PROPERTIES
+      LABELS "long;gpu;solution;${chapter}" TIMEOUT 3600 SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE}
+      RESOURCE_LOCK gpu_memory)
+  endif()
 endfunction()

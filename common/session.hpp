@@ -128,6 +128,8 @@ class Session {
   std::size_t n() const { return n_; }                   //!< number of input elements
   const void* input() const { return input_.data(); }    //!< device input
   std::size_t input_bytes() const { return input_.bytes(); }  //!< n * element size
+  //! Device memory the session holds: input, output and workspace.
+  std::size_t device_bytes() const { return input_.bytes() + output_.bytes() + workspace_.bytes(); }
   bool exact_data() const { return exact_data_; }        //!< results must match exactly
   cudaStream_t stream() const { return stream_; }        //!< stream used
 

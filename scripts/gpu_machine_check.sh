@@ -4,7 +4,7 @@
 # environment variables.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ALL_STEPS=(build test sanitize profile ladders ch08 scan histogram sweep)
+ALL_STEPS=(build test sanitize profile long ladders ch08 scan histogram sweep)
 
 usage() {
   cat <<'EOF'
@@ -13,9 +13,11 @@ Usage: scripts/gpu_machine_check.sh [STEP...]
 Runs the repository's GPU work on a machine with an NVIDIA GPU and leaves every log under $OUT,
 with a summary in $OUT/summary.txt. Steps (default: all of them, in this order):
   build      configure and build into $BUILD (Release)
-  test       ctest, everything but the profile and sanitizer labels and the exercise stubs
+  test       ctest, the default run less the sanitizer label (the labels long and exercise are
+             left out: profile is in long)
   sanitize   ctest -L sanitizer (compute-sanitizer over every stage program)
   profile    ctest -L profile (each chapter's Nsight Compute counter claims)
+  long       ctest -L long -LE profile (every type past 2^31, the 100-run repeats)
   ladders    chapter 7's ladder at 2^k floats for k in $LADDER_SIZES, and double / int at 2^k for
              k in $LADDER_TYPED_SIZES: reduce_ladder_2e<k>_<type>.csv / .md
   ch08       chapter 8's ladders (float sum, float max, int sum) at 2^k for k in $LADDER8_SIZES,
@@ -56,7 +58,7 @@ steps=()
 for arg in "$@"; do
   case "$arg" in
     -h|--help) usage; exit 0 ;;
-    build|test|sanitize|profile|ladders|ch08|scan|histogram|sweep|multigpu|commands) steps+=("$arg") ;;
+    build|test|sanitize|profile|long|ladders|ch08|scan|histogram|sweep|multigpu|commands) steps+=("$arg") ;;
     *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]} multigpu commands; --help)" >&2
        exit 2 ;;
   esac
@@ -92,7 +94,7 @@ if want build; then
 fi
 
 if want test; then
-  if ctest --test-dir "$BUILD" --output-on-failure --timeout 1500 -LE 'profile|sanitizer|^exercise$' ${CTEST_ARGS:-} >"$OUT/ctest.log" 2>&1; then note "ctest: ok"; else note "ctest: FAILED"; status=1; fi
+  if ctest --test-dir "$BUILD" --output-on-failure --timeout 1500 -LE '^(profile|sanitizer|exercise|long)$' ${CTEST_ARGS:-} >"$OUT/ctest.log" 2>&1; then note "ctest: ok"; else note "ctest: FAILED"; status=1; fi
   tail -25 "$OUT/ctest.log" | tee -a "$OUT/summary.txt"
 fi
 
@@ -102,6 +104,10 @@ for label in sanitizer profile; do
   if ctest --test-dir "$BUILD" --output-on-failure -L $label >"$OUT/$label.log" 2>&1; then note "$label tests: ok"; else note "$label tests: FAILED"; status=1; fi
   tail -30 "$OUT/$label.log" >>"$OUT/summary.txt"
 done
+if want long; then
+  if ctest --test-dir "$BUILD" --output-on-failure -L '^long$' -LE '^profile$' >"$OUT/long.log" 2>&1; then note "long tests: ok"; else note "long tests: FAILED"; status=1; fi
+  tail -25 "$OUT/long.log" | tee -a "$OUT/summary.txt"
+fi
 [ -d "$BUILD/gpu-tools" ] && cp -r "$BUILD/gpu-tools" "$OUT/" 2>/dev/null
 
 # prog <name>: the program <name> under $BUILD's chapter folders, subfolders included ("" if absent).

@@ -2,8 +2,17 @@
 """Runs compute-sanitizer's four tools over every stage program of chapters 7 and 8.
 
   memcheck, racecheck, synccheck, initcheck  x  reduce_kernel_* (ch07), reduce_stage_*,
-  scan_stage_*, scan_block_blelloch and histogram_stage_* (ch08)  x  --n 1000 and --n 4099 (neither a multiple of the
-  block; the one-block scan at --block 1024 and n at most 1024), --iters 1 --warmup 0
+  scan_stage_*, scan_block_blelloch and histogram_stage_* (ch08), --iters 1 --warmup 0, at the
+  smallest input that reaches every code path of the stage (default block 256):
+    --n 4099: a tail (4099 = 16 x 256 + 3, and not a multiple of any vector width), 17 blocks, and
+              a second pass over 17 partials where the stage has one;
+    scan_stage_*: --n 65539 = 2^16 + 3, so that every scan has at least two tiles (the widest tile
+              is below 2^15 elements: the look-back has a predecessor to wait for) and the three-pass
+              scans recurse: 257 tiles of 256 give a second level of two tiles;
+    scan_block_blelloch: --n 1000 --block 1024 (one block is all it takes);
+    a grid-stride stage (one whose --help offers --grid) also gets --grid 2: two blocks, each
+              going round its grid-stride loop several times, and a second pass over two partials.
+  (--sizes 1000,4099 runs every program at those sizes instead, as before.)
 
 Chapter 7's stages 1 to 8 run in both finishes (--finish atomic and --finish partials: the second
 pass, reduce_partials, runs under the tools too); stage 6 in both warp tails with each finish.
@@ -19,6 +28,7 @@ for CTest's SKIP_RETURN_CODE. Logs of every run go to --log-dir, with summary.tx
 (CTest keeps a passing test's output only with -V, so the summary file is the record).
 """
 import argparse
+import concurrent.futures
 import glob
 import os
 import re
@@ -33,7 +43,10 @@ from compare_stages import gpu_present  # noqa: E402
 EXIT_SKIP = 77
 ERROR_EXIT = 86  # --error-exitcode: what compute-sanitizer returns when it found errors
 TOOLS = ["memcheck", "racecheck", "synccheck", "initcheck"]
-SIZES = ["1000", "4099"]
+# The default input per program (see above); --sizes overrides it for every program.
+DEFAULT_SIZE = "4099"
+SIZE_BY_PREFIX = [("scan_stage_", "65539"), ("scan_block_blelloch", "1000")]
+GRID_STRIDE_GRID = "2"
 PROGRAM_GLOBS = [("ch07_reduction_opt", "reduce_kernel_[0-9]*"),
                  ("ch08_reduction_scan_histogram", "reduce_stage_[0-9]*"),
                  ("ch08_reduction_scan_histogram", "scan_stage_[0-9]*"),
@@ -103,6 +116,23 @@ def find_programs(build_dir):
     return found
 
 
+def default_size(name):
+    """The smallest --n that reaches every code path of the stage program `name` (see above)."""
+    for prefix, n in SIZE_BY_PREFIX:
+        if name.startswith(prefix):
+            return n
+    return DEFAULT_SIZE
+
+
+def takes_grid(path):
+    """True when the program's --help offers --grid (a grid-stride stage). --help needs no GPU."""
+    try:
+        r = subprocess.run([path, "--help"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "--grid" in r.stdout + r.stderr
+
+
 def judge(name, variant, tool, rc, out):
     """(ok, summary text) for one run."""
     p = parse_output(out)
@@ -135,7 +165,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", default="build", help="the CMake build folder (default build)")
-    ap.add_argument("--sizes", default=",".join(SIZES), help="comma-separated --n values (default 1000,4099)")
+    ap.add_argument("--sizes", default="", help="comma-separated --n values for every program (default: each "
+                    "program's smallest input that reaches every code path, see above)")
+    ap.add_argument("--jobs", type=int, default=4, help="sanitizer runs at once on the GPU (default 4)")
     ap.add_argument("--tools", default=",".join(TOOLS), help="comma-separated tools (default all four)")
     ap.add_argument("--only", default="", help="comma-separated program names to run (default all found)")
     ap.add_argument("--log-dir", default="sanitizer-logs", help="one log per run (default ./sanitizer-logs)")
@@ -160,7 +192,7 @@ def main(argv=None):
     bad_tools = [t for t in tools if t not in TOOLS]
     if bad_tools:
         ap.error("unknown tool(s): %s (choose from %s)" % (", ".join(bad_tools), ", ".join(TOOLS)))
-    sizes = [s for s in a.sizes.split(",") if s]
+    fixed_sizes = [s for s in a.sizes.split(",") if s]
     programs = find_programs(a.build_dir)
     if a.only:
         wanted = set(a.only.split(","))
@@ -175,44 +207,59 @@ def main(argv=None):
         print(text, flush=True)
         printed.append(text)
 
-    forms = sum(len(VARIANTS.get(name, [None])) for name, _ in programs)
-    say("%s: %d programs (%d forms, a program with variants (--finish, --last-warp, ...) counting once per variant) x %d tools "
-        "x %d sizes = %d runs; "
-        "logs in %s" % (san, len(programs), forms, len(tools), len(sizes), forms * len(tools) * len(sizes), a.log_dir))
-
-    results, failures = [], 0
+    # Every run, in a fixed order: (name, path, variant, variant flags, tool, n, extra flags).
+    runs = []
     for name, path in programs:
+        sizes = fixed_sizes or [default_size(name)]
+        extra = [] if fixed_sizes or not takes_grid(path) else ["--grid", GRID_STRIDE_GRID]
         for variant, vflags in VARIANTS.get(name, [("", [])]):
             for tool in tools:
                 for n in sizes:
                     n = str(min(int(n), SIZE_CAP.get(name, int(n))))
-                    label = name + ("[%s]" % variant if variant else "")
-                    log = os.path.join(a.log_dir, "%s%s_%s_n%s.log" % (name, "_" + variant if variant else "", tool, n))
-                    cmd = [san, "--tool", tool, "--error-exitcode", str(ERROR_EXIT)] + TOOL_FLAGS[tool]
-                    cmd += [path, "--n", n, "--iters", "1", "--warmup", "0"] + vflags
-                    t0 = time.time()
-                    try:
-                        r = subprocess.run(cmd, capture_output=True, text=True, timeout=a.timeout)
-                        rc, out = r.returncode, r.stdout + "\n" + r.stderr
-                    except subprocess.TimeoutExpired as e:
-                        rc, out = -1, "TIMEOUT after %d s\n%s" % (a.timeout, e.stdout or "")
-                    with open(log, "w") as f:
-                        f.write("$ " + " ".join(cmd) + "\n" + out)
-                    if rc == EXIT_SKIP and "Nothing was run" in out:
-                        ok, what = False, "the program found no GPU (exit 77) under the sanitizer"
-                    elif rc == 2 and "compute capability" in out:
-                        ok, what = True, "not run: the stage refuses this GPU (%s)" % out.strip().splitlines()[-1][:120]
-                    elif rc == -1:
-                        ok, what = False, "timed out after %d s" % a.timeout
-                    else:
-                        ok, what = judge(name, variant, tool, rc, out)
-                    failures += 0 if ok else 1
-                    line = "%-4s %-28s %-9s n=%-5s %5.1fs  %s" % ("ok" if ok else "FAIL", label, tool, n,
-                                                                time.time() - t0, what)
-                    say(line)
-                    if not ok:
-                        say("      log: %s" % log)
-                    results.append(line)
+                    runs.append((name, path, variant, vflags, tool, n, extra))
+    forms = sum(len(VARIANTS.get(name, [None])) for name, _ in programs)
+    say("%s: %d programs (%d forms, a program with variants (--finish, --last-warp, ...) counting once per variant) x %d tools "
+        "x %s = %d runs, %d at a time; logs in %s"
+        % (san, len(programs), forms, len(tools),
+           "%d sizes" % len(fixed_sizes) if fixed_sizes else "1 size each", len(runs), max(1, a.jobs), a.log_dir))
+
+    def one(run_spec):
+        """Runs one sanitizer run; returns (ok, printed line, log path)."""
+        name, path, variant, vflags, tool, n, extra = run_spec
+        label = name + ("[%s]" % variant if variant else "")
+        log = os.path.join(a.log_dir, "%s%s_%s_n%s.log" % (name, "_" + variant if variant else "", tool, n))
+        cmd = [san, "--tool", tool, "--error-exitcode", str(ERROR_EXIT)] + TOOL_FLAGS[tool]
+        cmd += [path, "--n", n, "--iters", "1", "--warmup", "0"] + extra + vflags
+        t0 = time.time()
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=a.timeout)
+            rc, out = r.returncode, r.stdout + "\n" + r.stderr
+        except subprocess.TimeoutExpired as e:
+            rc, out = -1, "TIMEOUT after %d s\n%s" % (a.timeout, e.stdout or "")
+        with open(log, "w") as f:
+            f.write("$ " + " ".join(cmd) + "\n" + out)
+        if rc == EXIT_SKIP and "Nothing was run" in out:
+            ok, what = False, "the program found no GPU (exit 77) under the sanitizer"
+        elif rc == 2 and "compute capability" in out:
+            ok, what = True, "not run: the stage refuses this GPU (%s)" % out.strip().splitlines()[-1][:120]
+        elif rc == -1:
+            ok, what = False, "timed out after %d s" % a.timeout
+        else:
+            ok, what = judge(name, variant, tool, rc, out)
+        line = "%-4s %-28s %-9s n=%-5s%s %5.1fs  %s" % ("ok" if ok else "FAIL", label, tool, n,
+                                                       " grid=" + extra[1] if extra else "",
+                                                       time.time() - t0, what)
+        return ok, line, log
+
+    results, failures = [], 0
+    # Independent processes: up to --jobs at once on the GPU; printed in the fixed order above.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        for ok, line, log in pool.map(one, runs):
+            failures += 0 if ok else 1
+            say(line)
+            if not ok:
+                say("      log: %s" % log)
+            results.append(line)
     say("\n%d runs, %d not as expected" % (len(results), failures))
     if failures:
         say("RESULT: FAILED")

@@ -24,14 +24,6 @@ ReduceArgs args(DType type, Op op, int block, std::size_t grid) {
   return a;
 }
 
-// A program of one of stages 1 to 8 as its main builds it (ch07::finish_program, in the CUDA header).
-StageProgram<Reduce> finish_program(const std::string& name) {
-  StageProgram<Reduce> p;
-  p.variants = {ch07::stage_named(name), ch07::stage_named(name + "_partials")};
-  p.more_flags = {{"--finish", {"atomic", "partials"}, "finish"}};
-  return p;
-}
-
 int run(const StageProgram<Reduce>& p, std::vector<const char*> argv) {
   argv.insert(argv.begin(), "reduce_kernel_x");
   return stage_main(static_cast<int>(argv.size()), const_cast<char**>(argv.data()), p);
@@ -113,12 +105,12 @@ TEST_CASE("stage programs reject bad input with exit code 2, before any GPU work
                  ch07::stage_named("reduce_kernel_6_volatile"), ch07::stage_named("reduce_kernel_6_volatile_partials")};
   p6.variant_flag = "--last-warp";
   p6.variant_names = {"syncwarp", "volatile"};
-  p6.more_flags = {{"--finish", {"atomic", "partials"}, "finish"}};  // as reduce_kernel_6.cu (finish_flag)
+  p6.more_flags = {ch07::finish_flag()};  // as reduce_kernel_6.cpp
   CHECK(run(p6, {"--block", "32"}) == kExitUsage);
   CHECK(run(p6, {"--last-warp", "lockstep"}) == kExitUsage);
   CHECK(run(p6, {"--finish", "tree"}) == kExitUsage);
   CHECK(run(p6, {"--finish", "partials", "--block", "32"}) == kExitUsage);
-  const StageProgram<Reduce> p4 = finish_program("reduce_kernel_4");
+  const StageProgram<Reduce> p4 = ch07::finish_program("reduce_kernel_4");
   CHECK(run(p4, {"--finish", "both"}) == kExitUsage);
   CHECK(run(p4, {"--finish", "partials", "--grid", "10"}) == kExitUsage);
   CHECK(run(p4, {"--help"}) == 0);
@@ -132,7 +124,7 @@ TEST_CASE("a program with a second variant flag picks the combination it names",
   p6.variant_names = {"syncwarp", "volatile"};
   p6.more_flags = {{"--finish", {"atomic", "partials"}, "finish"}};
   CHECK_THROWS_AS(run(p6, {"--help"}), std::logic_error);
-  const StageProgram<Reduce> p1 = finish_program("reduce_kernel_1");
+  const StageProgram<Reduce> p1 = ch07::finish_program("reduce_kernel_1");
   CHECK(run(p1, {"--finish", "partials", "--n", "many"}) == kExitUsage);
 }
 

@@ -1,7 +1,10 @@
 // GPU tests: every chapter-7 stage (stages 1 to 8 with both finishes) against the CPU reference over
-// the awkward sizes (0, 1, 31, 32, 33, 1000, block +-1, 2^20+3, 2^24, 2^31+1), every supported block
-// size, float / double / int, on seeded signed data (the depth bound, or "not checked") and exact
-// data (every element +-1: equality), on poisoned outputs.
+// the awkward sizes (0, 1, 31, 32, 33, 1000, block +-1, 2^20+3, 2^24), every supported block size,
+// float / double / int, on seeded signed data (the depth bound, or "not checked") and exact data
+// (every element +-1: equality), on poisoned outputs; then every stage at n = 2^31 + 1 on one float
+// input of exact data (made once, shared by the stages). Hidden, run by `test_ch07_stages.long`
+// (CTest label `long`): every stage at 2^31 + 1 on every type and both kinds of data (six inputs of
+// 8-17 GB).
 #include <cstdint>
 #include <set>
 #include <vector>
@@ -73,6 +76,20 @@ TEST_CASE("reduce_kernel_10: occupancy-sized grid", "[gpu][ch07][reduce_kernel_1
 }
 TEST_CASE("reduce_kernel_11: single pass", "[gpu][ch07][reduce_kernel_11]") {
   CHECK(sweep(stage("reduce_kernel_11")) > 0);
+}
+
+// --- Past 2^31 elements -----------------------------------------------------------------------
+
+TEST_CASE("every stage at n = 2^31 + 1 (float, exact data, block 256)", "[gpu][ch07][large]") {
+  for (const Stage<Reduce>& st : ch07::all_stages()) CHECK(sweep(st, testing_support::past_2e31<Reduce>()) > 0);
+  for (const Stage<Reduce>& st : ch07::partials_stages()) CHECK(sweep(st, testing_support::past_2e31<Reduce>()) > 0);
+}
+
+TEST_CASE("every stage at n = 2^31 + 1, every type, signed and exact data", "[.][long][gpu][ch07][large]") {
+  for (const Stage<Reduce>& st : ch07::all_stages())
+    CHECK(sweep(st, testing_support::past_2e31_every_type<Reduce>()) > 0);
+  for (const Stage<Reduce>& st : ch07::partials_stages())
+    CHECK(sweep(st, testing_support::past_2e31_every_type<Reduce>()) > 0);
 }
 
 // --- Properties the grid-stride stages promise beyond the sweep ---------------------------------

@@ -2,7 +2,6 @@
 //! @brief The scan problem: n elements in, their n prefix sums out (exclusive or inclusive). What
 //! the generic harness (Session, stage_main, ladder_main, the test sweep) needs to know about it.
 #pragma once
-#include <CLI/CLI.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -14,6 +13,12 @@
 #include "report.hpp"
 #include "stage.hpp"
 #include "verify.hpp"
+
+// CLI11's App, declared only: the files that build a command line include <CLI/CLI.hpp> (through
+// cli.hpp); every kernel file that includes this header is spared parsing CLI11.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace harness {
 

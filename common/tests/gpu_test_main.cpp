@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "catch_session.hpp"
+#include "catch_runner.hpp"
 #include "device_info.hpp"
 #include "errors.hpp"
 
@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {  // listing the tests and help need no GPU
     const std::string a = argv[i];
     if (a.rfind("--list", 0) == 0 || a == "-l" || a == "-t" || a == "-h" || a == "-?" || a == "--help")
-      return Catch::Session().run(argc, argv);
+      return testing_support::run_catch_session(argc, argv);
   }
   std::string why;
   if (!harness::gpu_available(&why)) {
@@ -20,5 +20,5 @@ int main(int argc, char** argv) {
   }
   const harness::DeviceInfo dev = harness::query_device();
   std::printf("GPU tests on %s\n", dev.summary().c_str());
-  return Catch::Session().run(argc, argv);
+  return testing_support::run_catch_session(argc, argv);
 }

@@ -23,8 +23,13 @@ namespace testing_support {
 //! (printed once, so a failure can be reproduced).
 std::uint64_t run_seed();
 
-//! The awkward sizes every stage is tested on: 0, 1, 31, 32, 33, 1000, 2^20+3, 2^24, 2^31+1.
+//! The awkward sizes every stage is tested on: 0, 1, 31, 32, 33, 1000, 2^20+3, 2^24 (sweep adds
+//! block - 1 and block + 1 for every block size). Past 2^31 see kPast2e31 and past_2e31().
 std::vector<std::size_t> standard_sizes();
+
+//! The size past 2^31 every stage family is tested on, 2^31 + 1 elements: a 32-bit element index
+//! wraps there.
+inline constexpr std::size_t kPast2e31 = (std::size_t{1} << 31) + 1;
 
 //! Device memory the cached inputs may use before the oldest is dropped: half of what was free
 //! when the test program first asked (the whole device's half when nothing else runs).
@@ -54,15 +59,39 @@ struct Sweep {
   bool expect_failure = false;
 };
 
-//! A session (input on the device + reference) for this key, kept while the cached inputs use at
-//! most cache_budget_bytes(), so that consecutive stages share the large inputs.
+//! The default run's case past 2^31: n = 2^31 + 1 of `type` (float unless said otherwise), exact data
+//! (every partial result exact: equality), the problem's default settings, block 256 (sweep also
+//! runs the small sizes block +- 1). One input per test program: cached_session shares it between
+//! the stages of a family, so each family costs one 2^31 + 1 input, not one per stage.
+template <class P>
+Sweep<P> past_2e31(harness::DType type = harness::DType::f32) {
+  Sweep<P> s;
+  s.types = {type};
+  s.dists = {P::exact_dist()};
+  s.sizes = {kPast2e31};
+  return s;
+}
+
+//! The exhaustive case past 2^31 (CTest label `long`): n = 2^31 + 1 of every type, on both the
+//! default and the exact data, the problem's default settings, block 256.
+template <class P>
+Sweep<P> past_2e31_every_type() {
+  Sweep<P> s;
+  s.sizes = {kPast2e31};
+  return s;
+}
+
+//! A session (input on the device + reference) for this key, kept while the cached sessions use at
+//! most cache_budget_bytes(), so that consecutive stages share the large inputs. A session holds its
+//! input and, once stages ran on it, an output and a workspace that can be as large again each (a
+//! scan's n outputs; a broken scan's copy of the input): a new input of b bytes is given room for
+//! 3b, and the cached sessions count with everything they hold now.
 template <class P>
 harness::Session<P>& cached_session(harness::DType type, const typename P::Config& config, std::size_t n,
                                     const std::string& dist, std::uint64_t seed) {
   using Key = std::tuple<harness::DType, std::string, std::size_t, std::string, std::uint64_t>;
   struct Cache {
     std::list<std::pair<Key, std::unique_ptr<harness::Session<P>>>> entries;  // most recent first
-    std::size_t bytes = 0;
     harness::Stream stream;
   };
   static Cache c;
@@ -73,14 +102,15 @@ harness::Session<P>& cached_session(harness::DType type, const typename P::Confi
       return *c.entries.front().second;
     }
   }
-  const std::size_t need = n * harness::dtype_size(type);
-  while (!c.entries.empty() && c.bytes + need > cache_budget_bytes()) {
-    c.bytes -= c.entries.back().second->input_bytes();
-    c.entries.pop_back();
-  }
+  auto held = [&] {
+    std::size_t bytes = 0;
+    for (const auto& e : c.entries) bytes += e.second->device_bytes();
+    return bytes;
+  };
+  const std::size_t need = 3 * n * harness::dtype_size(type);
+  while (!c.entries.empty() && held() + need > cache_budget_bytes()) c.entries.pop_back();
   auto s = std::make_unique<harness::Session<P>>(
       harness::Session<P>::generate(type, config, n, dist, seed, c.stream.get()));
-  c.bytes += s->input_bytes();
   c.entries.emplace_front(key, std::move(s));
   return *c.entries.front().second;
 }

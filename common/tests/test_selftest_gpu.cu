@@ -24,7 +24,6 @@ namespace {
 
 constexpr std::size_t kPast2e24 = (std::size_t{1} << 24) + 3;
 constexpr std::size_t k2e28 = std::size_t{1} << 28;
-constexpr std::size_t kPast2e31 = (std::size_t{1} << 31) + 1;
 
 //! `count` seeds: this run's seed and the ones after it.
 std::vector<std::uint64_t> seeds(int count) {

@@ -8,3 +8,9 @@
 TEST_CASE("ch07/01 warp_shuffle_sum: every size, block size and type", "[gpu][ch07][ch07_01]") {
   CHECK(testing_support::sweep(exercise_stage("ch07/01")) > 0);
 }
+TEST_CASE("ch07/01 warp_shuffle_sum: n = 2^31 + 1 (float, exact data, block 256)", "[gpu][ch07][ch07_01][large]") {
+  CHECK(testing_support::sweep(exercise_stage("ch07/01"), testing_support::past_2e31<harness::Reduce>()) > 0);
+}
+TEST_CASE("ch07/01 warp_shuffle_sum: n = 2^31 + 1, every type, signed and exact data", "[.][long][gpu][ch07]") {
+  CHECK(testing_support::sweep(exercise_stage("ch07/01"), testing_support::past_2e31_every_type<harness::Reduce>()) > 0);
+}

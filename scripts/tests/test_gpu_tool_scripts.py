@@ -93,7 +93,7 @@ class CommandLines(unittest.TestCase):
         names = {os.path.basename(p) for p in scripts()}
         for expected in ("gpu_machine_check.sh", "tutorial.sh", "profile_stage.sh", "size_sweep.sh",
                          "make_figures.sh", "compare_stages.py", "check_profile_claims.py",
-                         "run_sanitizers.py", "plot_ladder.py", "plot_size_sweep.py"):
+                         "run_sanitizers.py", "plot_ladder.py", "plot_size_sweep.py", "ninja_times.py"):
             self.assertIn(expected, names)
 
     def test_help(self):
@@ -106,7 +106,7 @@ class CommandLines(unittest.TestCase):
 
     def test_unknown_argument(self):
         # Scripts that need a positional argument get one, so that the flag is what is refused.
-        positional = {"plot_ladder.py": ["x.csv"], "plot_size_sweep.py": ["x.csv"]}
+        positional = {"plot_ladder.py": ["x.csv"], "plot_size_sweep.py": ["x.csv"], "ninja_times.py": ["build"]}
         for path in scripts():
             with self.subTest(script=os.path.basename(path)):
                 args = positional.get(os.path.basename(path), []) + ["--no-such-flag"]
@@ -253,7 +253,7 @@ class Tools(unittest.TestCase):
         self.assertIn("hazards reported, as expected", out)
         with open(os.path.join(self.tmp, "logs", "summary.txt")) as f:
             summary = f.read()
-        self.assertIn("= 224 runs", summary)  # 18 programs, 28 forms, 4 tools, 2 sizes
+        self.assertIn("= 112 runs", summary)  # 18 programs, 28 forms, 4 tools, 1 size each
         self.assertIn("RESULT: every stage clean", summary)
         os.environ["FAKE_SANITIZER_DIRTY"] = "reduce_kernel_2:memcheck"
         try:

@@ -1,8 +1,0 @@
-// The program reduce_kernel_10: stage 10 of chapter 7, checked, timed and reported by the harness.
-// The stage -- its kernel, how it is launched, what changed against stage 9 -- is in
-// reduce_kernel_10_occupancy_grid.cuh.
-#include "reduce_kernel_10_occupancy_grid.cuh"
-
-int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch07::reduce_kernel_10_stage());
-}

@@ -1,8 +1,0 @@
-// The program reduce_kernel_11: stage 11 of chapter 7, checked, timed and reported by the harness.
-// The stage -- its kernel, how it is launched, what changed against stage 10 -- is in
-// reduce_kernel_11_single_pass.cuh.
-#include "reduce_kernel_11_single_pass.cuh"
-
-int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch07::reduce_kernel_11_stage());
-}

@@ -1,0 +1,10 @@
+// The program histogram_stage_0: chapter 8's histogram stage 0 (uint8, int or float samples, any
+// bin count the stage fits), checked, timed and reported by the harness. The stage -- its kernel,
+// how it is launched, what changed against the stage before -- is in
+// histogram_stage_0_global_atomics.cuh. It is compiled once, in the chapter's library
+// ch08_histogram (ch08_histogram_stages.cu), which this program links.
+#include "ch08_histogram_stages.hpp"
+
+int main(int argc, char** argv) {
+  return harness::stage_main(argc, argv, ch08::histogram_stage_named("histogram_stage_0"));
+}

@@ -1,0 +1,15 @@
+// The program histogram_stage_7: lane-column shared histograms (a warp's atomics never share a
+// bank). `--copies 1|2|4` (default 1, the ladder's) splits the block's warps over that many copies,
+// for measuring hot-bin data. The stage -- its kernel, how it is launched, what changed against
+// stage 4 -- is in histogram_stage_7_lane_columns.cuh. It is compiled once, in the chapter's library
+// ch08_histogram (ch08_histogram_stages.cu), which this program links.
+#include "ch08_histogram_stages.hpp"
+
+int main(int argc, char** argv) {
+  harness::StageProgram<harness::Histogram> program;
+  program.variants = ch08::histogram_stage_7_copy_stages();
+  program.variant_flag = "--copies";
+  program.variant_names = {"1", "2", "4"};
+  program.variant_help = "Lane-column histograms per block (warp w counts into copy w % copies)";
+  return harness::stage_main(argc, argv, program);
+}

@@ -1,8 +1,0 @@
-// The program reduce_stage_1: chapter 8's reduction stage 1 (sum, max or min over float, double
-// or int), checked, timed and reported by the harness. The stage -- its kernel, how its two passes
-// are launched, what changed against stage 0 -- is in reduce_stage_1_shared_tree.cuh.
-#include "reduce_stage_1_shared_tree.cuh"
-
-int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch08::reduce_stage_1_stage());
-}

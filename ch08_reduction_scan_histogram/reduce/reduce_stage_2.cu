@@ -1,8 +1,0 @@
-// The program reduce_stage_2: chapter 8's reduction stage 2 (sum, max or min over float, double
-// or int), checked, timed and reported by the harness. The stage -- its kernel, how its two passes
-// are launched, what changed against stage 1 -- is in reduce_stage_2_coarsened.cuh.
-#include "reduce_stage_2_coarsened.cuh"
-
-int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch08::reduce_stage_2_stage());
-}

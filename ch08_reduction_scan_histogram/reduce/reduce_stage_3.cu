@@ -1,8 +1,0 @@
-// The program reduce_stage_3: chapter 8's reduction stage 3 (sum, max or min over float, double
-// or int), checked, timed and reported by the harness. The stage -- its kernel, how its two passes
-// are launched, what changed against stage 2 -- is in reduce_stage_3_warp_shuffle.cuh.
-#include "reduce_stage_3_warp_shuffle.cuh"
-
-int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch08::reduce_stage_3_stage());
-}

@@ -1,8 +1,0 @@
-// The program scan_stage_1: chapter 8's scan stage 1 (exclusive or inclusive, float, double or
-// int, any n), checked, timed and reported by the harness. The stage -- its kernels, how they are
-// launched, what changed against the one-block Blelloch scan -- is in scan_stage_1_three_pass.cuh.
-#include "scan_stage_1_three_pass.cuh"
-
-int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch08::scan_stage_1_stage());
-}

@@ -1,8 +1,0 @@
-// The program scan_stage_3: chapter 8's scan stage 3 (exclusive or inclusive, float, double or
-// int, any n), checked, timed and reported by the harness. The stage -- its kernels, how they are
-// launched, what changed against stage 2 -- is in scan_stage_3_warp_shuffle.cuh.
-#include "scan_stage_3_warp_shuffle.cuh"
-
-int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch08::scan_stage_3_stage());
-}
