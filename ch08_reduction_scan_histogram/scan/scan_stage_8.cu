@@ -1,6 +1,7 @@
 // The program scan_stage_8: chapter 8's scan stage 8 (sm_90 and newer; exclusive or inclusive,
-// float, double or int, any n), checked, timed and reported by the harness. `--pipeline VxS` picks
-// the vectors per consumer thread and the stages of the ring (default 8x3, the ladder's). The stage
+// float, double or int, any n), checked, timed and reported by the harness. `--pipeline VxS[-near][-ahead]`
+// picks the vectors per consumer thread, the stages of the ring (default 8x3, the ladder's) and the
+// schedule (the look-back bounded by the block's previous tile; the next tile reduced ahead). The stage
 // -- its warps, how they wait on each other, the launch -- is in scan_stage_8_bulk_copy_pipeline.cuh.
 #include "scan_stage_8_bulk_copy_pipeline.cuh"
 
@@ -9,7 +10,9 @@ int main(int argc, char** argv) {
   program.variants = ch08::scan_stage_8_shapes();
   program.variant_flag = "--pipeline";
   program.variant_names = ch08::scan_stage_8_shape_names();
-  program.variant_help = "Vectors of 16 bytes per consumer thread x tiles in the shared-memory ring "
-                         "(8x3: the ladder's; the others at block 256 at most)";
+  program.variant_help = "Vectors of 16 bytes per consumer thread x tiles in the shared-memory ring, then the "
+                         "schedule: -near (look-back stops at the block's previous tile), -ahead (next tile "
+                         "reduced before this one's prefix) (8x3: the ladder's; 8x3-* up to block 512, the "
+                         "others 256)";
   return harness::stage_main(argc, argv, program);
 }
