@@ -44,6 +44,33 @@
 //! stage with 16-byte loads when skip = 0 and the tile is whole, element by element otherwise, and
 //! store with 16-byte stores when `out` is 16-byte aligned and the tile whole.
 //!
+//! What still waits on what, per block, at the default schedule: a consumer warp starts tile i + 1
+//! only after tile i's prefix has come, and the prefix comes when the look-back warp finds an
+//! INCLUSIVE predecessor. Every resident block has a tile between its aggregate and its inclusive
+//! prefix at once, so the nearest INCLUSIVE predecessor is about one grid of blocks back (G tiles,
+//! G = SMs x blocks per SM) and the walk costs about G / 32 dependent round trips to L2 -- a chain
+//! per tile that grows with the grid and that the ring cannot hide, since the ring only prefetches
+//! the loads. Throughput is then G tiles per (scan + walk + store) and the ring's depth and the
+//! tile's size change little. Two schedules, each a `--pipeline` shape, shorten the chain:
+//!   - `-near` (look_back_near): the look-back warp remembers the exclusive prefix it found for the
+//!     block's previous tile and stops there at the latest (that tile's inclusive prefix is its
+//!     exclusive prefix plus its aggregate), so no walk is longer than the tiles taken since the
+//!     block's previous one (about G); and each lane loads four windows of predecessors before
+//!     waiting on any, so one round trip covers 128 tiles: a handful of round trips per tile, no
+//!     longer growing with how far behind the other blocks' inclusive prefixes are. (CCCL's
+//!     look-ahead goes further: it never reads an inclusive prefix at all, only aggregates from
+//!     its own previous tile on.)
+//!   - `-ahead` (pipeline_consumer_ahead): the consumers split a tile into a reduce step (sum,
+//!     publish the aggregate; waits for nothing but the data) and a scan-and-store step (waits for
+//!     the prefix), and run the reduce step of tile i + 1 before the scan-and-store step of tile i.
+//!     Aggregates are then published a tile earlier than any look-back needs them, and the wait for
+//!     a prefix overlaps a tile's reduction instead of idling the consumers. The price: the stage is
+//!     read from shared memory twice, two stages are held at once, and more registers (two rings
+//!     an SM still fit at block 256). CCCL gives the two steps to two groups of warps instead.
+//!     Alone, -ahead lengthens the walk of the default look-back (more tiles sit between aggregate
+//!     and inclusive prefix), so it is meant with -near.
+//! `-near-ahead` is both; `4x4-near-ahead` trades tile size for a third block an SM (more tiles in
+//! flight); `--block 128` gives four blocks an SM at 8x3, `--block 512` one with 64 KiB tiles.
 //! Tile: Block * Vectors * 16 bytes (8,192 floats or 4,096 doubles at Block 256, Vectors 8, as
 //! stage 7); shared memory Stages * (tile + 128) bytes; threads Block + 64.
 //! What the profiler should show against stage 7: stalls at barriers replaced by waits on
@@ -157,18 +184,79 @@ __device__ __forceinline__ void pipeline_producer(const T* __restrict__ in, std:
   }
 }
 
+//! Windows of 32 predecessors the near look-back reads per round trip to L2 (`-near` shapes).
+inline constexpr int kNearWindows = 4;
+
+//! The near look-back (`-near` shapes), run by the 32 lanes of the look-back warp: the sum of every
+//! tile before `tile`, like look_back_exclusive, with two changes. (1) It stops at the block's own
+//! previous tile `known_tile` at the latest, whose exclusive prefix `known_exclusive` this warp found
+//! itself: that tile counts as INCLUSIVE with known_exclusive + its aggregate, so the walk never
+//! goes further back than one round of the grid's blocks, however many tiles are between their
+//! aggregates and their inclusive prefixes. (2) Each lane loads the status of Windows predecessors
+//! (tile - 1 - lane - 32 k, k = 0 .. Windows - 1) before it waits on any of them, so one round trip
+//! to L2 covers 32 * Windows tiles instead of 32; the windows are then added nearest first, each
+//! stopping at its nearest INCLUSIVE predecessor as in stage 4.
+//! @param[in] status the tile status
+//! @param[in] tile this tile's index, > 0
+//! @param[in] known_tile the block's previous tile (< tile), or -1 before the block's first tile
+//! @param[in] known_exclusive that tile's exclusive prefix (unused when known_tile is -1)
+//! @return in every lane: the exclusive prefix of the tile
+//! Source: the incremental look-ahead of CCCL's warpspeed scan (NVIDIA/cccl 6811), here as a bound
+//! on stage 4's look-back.
+template <class T, int Windows>
+__device__ __forceinline__ T look_back_near(const TileStatus<T>& status, unsigned tile, long long known_tile,
+                                            T known_exclusive) {
+  const long long lane = threadIdx.x % 32;
+  const long long lowest = known_tile < 0 ? 0 : known_tile;  // no lane reads a tile below it
+  T exclusive = T(0);
+  long long window = static_cast<long long>(tile) - 1;  // the predecessor lane 0 reads in window 0
+  while (true) {
+    TileState<T> s[Windows];
+#pragma unroll
+    for (int k = 0; k < Windows; ++k) {  // every load issued before any wait: one round trip
+      const long long pred = window - 32 * k - lane;
+      s[k] = pred >= lowest ? status.load(static_cast<std::size_t>(pred)) : TileState<T>{kTileInclusive, T(0)};
+    }
+#pragma unroll
+    for (int k = 0; k < Windows; ++k) {
+      const long long pred = window - 32 * k - lane;
+      while (s[k].flag == kTileInvalid) s[k] = status.load(static_cast<std::size_t>(pred));
+      if (pred == known_tile && s[k].flag == kTileAggregate) {
+        s[k].flag = kTileInclusive;  // the block's own previous tile: its inclusive prefix is known here
+        s[k].value = known_exclusive + s[k].value;
+      }
+      const unsigned inclusive_lanes = __ballot_sync(kFullMask, s[k].flag == kTileInclusive);
+      const unsigned stop = inclusive_lanes != 0 ? __ffs(inclusive_lanes) - 1 : 31;
+      exclusive = warp_sum(lane <= stop ? s[k].value : T(0)) + exclusive;
+      if (inclusive_lanes != 0) return exclusive;
+    }
+    window -= 32 * Windows;
+  }
+}
+
 //! The look-back warp: for each tile of the ring, once its data is in (its index is then known too),
-//! the sum of all tiles before it (stage 4's look_back_exclusive), handed to the consumers.
-template <class T, int Block, int Stages>
+//! the sum of all tiles before it, handed to the consumers: stage 4's look_back_exclusive, or with
+//! Near look_back_near from the block's previous tile.
+template <class T, int Block, int Stages, bool Near>
 __device__ __forceinline__ void pipeline_look_back(const TileStatus<T>& status,
                                                    PipelineSlots<T, Stages, Block / 32>& slots) {
   const unsigned lane = threadIdx.x % 32;
+  long long known_tile = -1;  // the block's previous tile (its tiles come in increasing order)
+  T known_exclusive = T(0);   // and its exclusive prefix
   for (unsigned i = 0;; ++i) {
     const unsigned s = i % Stages, parity = (i / Stages) % 2;
     wait_phase(&slots.full[s], parity);
     const unsigned tile = slots.tile[s];
     if (tile == kNoTile) return;
-    const T exclusive = tile == 0 ? T(0) : look_back_exclusive<T>(status, tile);
+    T exclusive = T(0);
+    if (tile != 0) {
+      if constexpr (Near)
+        exclusive = look_back_near<T, kNearWindows>(status, tile, known_tile, known_exclusive);
+      else
+        exclusive = look_back_exclusive<T>(status, tile);
+    }
+    known_tile = tile;
+    known_exclusive = exclusive;
     __syncwarp();
     if (lane == 0) {
       slots.prefix[s] = exclusive;
@@ -176,6 +264,69 @@ __device__ __forceinline__ void pipeline_look_back(const TileStatus<T>& status,
       arrive(&slots.empty[s]);
     }
   }
+}
+
+//! A consumer thread's Vectors 16-byte vectors of the tile in a stage (warp-striped, stage 5's layout
+//! with tile base 0): 16-byte shared loads when the stage is aligned (skip = 0) and the tile whole,
+//! element by element with the identity 0 past `count` otherwise.
+template <class T, int Block, int Vectors>
+__device__ __forceinline__ void read_stage(const T* stage, std::size_t count, unsigned skip,
+                                           T (&x)[Vectors][kVecItems<T>]) {
+  using V = typename Vec16<T>::type;
+  constexpr int kVec = kVecItems<T>;
+  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
+  if (skip == 0 && count == kTile) {
+#pragma unroll
+    for (int j = 0; j < Vectors; ++j) {
+      const V v = *reinterpret_cast<const V*>(stage + striped_first<T, Vectors>(0, j));
+      std::memcpy(x[j], &v, sizeof v);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < Vectors; ++j) {
+      const std::size_t e = striped_first<T, Vectors>(0, j);
+#pragma unroll
+      for (int k = 0; k < kVec; ++k) x[j][k] = e + k < count ? stage[e + k] : T(0);
+    }
+  }
+}
+
+//! Stage 5's scan of a warp's vectors in registers: vector sums, one warp scan per vector index, a
+//! carry over the vectors. base[j]: the sum of the warp's elements before vector j of this lane.
+//! @return the warp's total (every lane)
+template <class T, int Vectors>
+__device__ __forceinline__ T scan_warp_vectors(const T (&x)[Vectors][kVecItems<T>], T (&base)[Vectors]) {
+  const unsigned lane = threadIdx.x % 32;
+  T scan[Vectors];
+#pragma unroll
+  for (int j = 0; j < Vectors; ++j) {
+    scan[j] = x[j][0];
+#pragma unroll
+    for (int k = 1; k < kVecItems<T>; ++k) scan[j] = scan[j] + x[j][k];
+  }
+#pragma unroll
+  for (unsigned d = 1; d < 32; d <<= 1) {
+#pragma unroll
+    for (int j = 0; j < Vectors; ++j) {
+      const T y = __shfl_up_sync(kFullMask, scan[j], d);
+      if (lane >= d) scan[j] = y + scan[j];
+    }
+  }
+  T carry = T(0);
+#pragma unroll
+  for (int j = 0; j < Vectors; ++j) {
+    const T before_lane = __shfl_up_sync(kFullMask, scan[j], 1);
+    base[j] = lane == 0 ? carry : carry + before_lane;
+    carry = carry + __shfl_sync(kFullMask, scan[j], 31);
+  }
+  return carry;
+}
+
+//! Stage s of the ring as elements, from its element 0 (`skip` elements into the stage).
+template <class T, int Block, int Vectors>
+__device__ __forceinline__ const T* stage_elements(const unsigned char* buffers, unsigned s, unsigned skip) {
+  return reinterpret_cast<const T*>(buffers + static_cast<std::size_t>(s) * pipeline_stage_bytes<Block, Vectors>()) +
+         skip;
 }
 
 //! The consumer warps (threads 0 .. Block - 1): for each tile of the ring, read it from the stage,
@@ -186,7 +337,6 @@ __device__ __forceinline__ void pipeline_consumer(T* __restrict__ out, std::size
                                                   bool inclusive, unsigned skip, bool out_aligned,
                                                   const unsigned char* buffers,
                                                   PipelineSlots<T, Stages, Block / 32>& slots) {
-  using V = typename Vec16<T>::type;
   constexpr int kVec = kVecItems<T>;
   constexpr int kWarps = Block / 32;
   constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
@@ -198,49 +348,11 @@ __device__ __forceinline__ void pipeline_consumer(T* __restrict__ out, std::size
     if (tile == kNoTile) return;
     const std::size_t first = static_cast<std::size_t>(tile) * kTile;
     const std::size_t count = n - first < kTile ? n - first : kTile;
-    const T* stage = reinterpret_cast<const T*>(buffers + static_cast<std::size_t>(s) * pipeline_stage_bytes<Block, Vectors>()) + skip;
 
-    // The tile from shared memory into registers, warp-striped (stage 5's layout, tile base 0).
     T x[Vectors][kVec];
-    if (skip == 0 && count == kTile) {
-#pragma unroll
-      for (int j = 0; j < Vectors; ++j) {
-        const V v = *reinterpret_cast<const V*>(stage + striped_first<T, Vectors>(0, j));
-        std::memcpy(x[j], &v, sizeof v);
-      }
-    } else {
-#pragma unroll
-      for (int j = 0; j < Vectors; ++j) {
-        const std::size_t e = striped_first<T, Vectors>(0, j);
-#pragma unroll
-        for (int k = 0; k < kVec; ++k) x[j][k] = e + k < count ? stage[e + k] : T(0);
-      }
-    }
-
-    // Stage 5's scan: vector sums, one warp scan per vector index, a carry over the vectors.
-    T scan[Vectors];
-#pragma unroll
-    for (int j = 0; j < Vectors; ++j) {
-      scan[j] = x[j][0];
-#pragma unroll
-      for (int k = 1; k < kVec; ++k) scan[j] = scan[j] + x[j][k];
-    }
-#pragma unroll
-    for (unsigned d = 1; d < 32; d <<= 1) {
-#pragma unroll
-      for (int j = 0; j < Vectors; ++j) {
-        const T y = __shfl_up_sync(kFullMask, scan[j], d);
-        if (lane >= d) scan[j] = y + scan[j];
-      }
-    }
+    read_stage<T, Block, Vectors>(stage_elements<T, Block, Vectors>(buffers, s, skip), count, skip, x);
     T base[Vectors];
-    T carry = T(0);
-#pragma unroll
-    for (int j = 0; j < Vectors; ++j) {
-      const T before_lane = __shfl_up_sync(kFullMask, scan[j], 1);
-      base[j] = lane == 0 ? carry : carry + before_lane;
-      carry = carry + __shfl_sync(kFullMask, scan[j], 31);
-    }
+    const T carry = scan_warp_vectors<T, Vectors>(x, base);
 
     // The warps' totals: each warp's lane 0 writes its own, then every consumer reads them all.
     if (lane == 0) {
@@ -271,13 +383,116 @@ __device__ __forceinline__ void pipeline_consumer(T* __restrict__ out, std::size
   }
 }
 
+//! Reduce-ahead, first half (`-ahead` shapes): use i of the ring is reduced -- each consumer
+//! thread's elements summed, a warp sum, the warp totals into the slots -- and consumer thread 0
+//! publishes the tile's aggregate. Nothing here waits for a prefix.
+//! @return the tile index of use i (kNoTile: stop)
+template <class T, int Block, int Vectors, int Stages>
+__device__ __forceinline__ unsigned pipeline_reduce(std::size_t n, const TileStatus<T>& status, unsigned skip,
+                                                    const unsigned char* buffers,
+                                                    PipelineSlots<T, Stages, Block / 32>& slots, unsigned i) {
+  constexpr int kVec = kVecItems<T>;
+  constexpr int kWarps = Block / 32;
+  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const unsigned s = i % Stages, parity = (i / Stages) % 2;
+  wait_phase(&slots.full[s], parity);
+  const unsigned tile = slots.tile[s];
+  if (tile == kNoTile) return kNoTile;
+  const std::size_t first = static_cast<std::size_t>(tile) * kTile;
+  const std::size_t count = n - first < kTile ? n - first : kTile;
+  T x[Vectors][kVec];
+  read_stage<T, Block, Vectors>(stage_elements<T, Block, Vectors>(buffers, s, skip), count, skip, x);
+  T total = T(0);
+#pragma unroll
+  for (int j = 0; j < Vectors; ++j) {
+    T v = x[j][0];
+#pragma unroll
+    for (int k = 1; k < kVec; ++k) v = v + x[j][k];
+    total = total + v;
+  }
+  total = warp_sum(total);
+  if (lane == 0) {
+    slots.warp_sums[s][warp] = total;
+    arrive(&slots.sums_ready[s]);
+  }
+  if (threadIdx.x == 0) {  // the other warps go on: they read the totals in pipeline_scan_store
+    wait_phase(&slots.sums_ready[s], parity);
+    T aggregate = T(0);
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) aggregate = aggregate + slots.warp_sums[s][w];
+    status.publish(tile, tile == 0 ? kTileInclusive : kTileAggregate, aggregate);
+  }
+  return tile;
+}
+
+//! Reduce-ahead, second half: use i of the ring (already reduced) is read again from its stage and
+//! scanned; once the look-back warp has its prefix, consumer thread 0 publishes the inclusive
+//! prefix, the warps free the stage and store.
+template <class T, int Block, int Vectors, int Stages>
+__device__ __forceinline__ void pipeline_scan_store(T* __restrict__ out, std::size_t n, const TileStatus<T>& status,
+                                                    bool inclusive, unsigned skip, bool out_aligned,
+                                                    const unsigned char* buffers,
+                                                    PipelineSlots<T, Stages, Block / 32>& slots, unsigned i,
+                                                    unsigned tile) {
+  constexpr int kVec = kVecItems<T>;
+  constexpr int kWarps = Block / 32;
+  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const unsigned s = i % Stages, parity = (i / Stages) % 2;
+  const std::size_t first = static_cast<std::size_t>(tile) * kTile;
+  const std::size_t count = n - first < kTile ? n - first : kTile;
+  T x[Vectors][kVec];
+  read_stage<T, Block, Vectors>(stage_elements<T, Block, Vectors>(buffers, s, skip), count, skip, x);
+  T base[Vectors];
+  [[maybe_unused]] const T carry = scan_warp_vectors<T, Vectors>(x, base);
+  // The warp totals of the reduce step (this phase completed then; the stage is still ours, so it
+  // cannot have moved on).
+  wait_phase(&slots.sums_ready[s], parity);
+  T warp_exclusive = T(0), aggregate = T(0);
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    const T v = slots.warp_sums[s][w];
+    if (w < static_cast<int>(warp)) warp_exclusive = warp_exclusive + v;
+    aggregate = aggregate + v;
+  }
+  wait_phase(&slots.prefix_ready[s], parity);
+  const T prefix = slots.prefix[s];
+  if (threadIdx.x == 0 && tile != 0) status.publish(tile, kTileInclusive, prefix + aggregate);
+  __syncwarp();
+  if (lane == 0) arrive(&slots.empty[s]);  // this warp has read the stage, its sums and prefix
+  const T offset = prefix + warp_exclusive;
+#pragma unroll
+  for (int j = 0; j < Vectors; ++j) base[j] = offset + base[j];
+  store_striped<StreamingCache, Vectors>(out, first, n, out_aligned && count == kTile, x, base, inclusive);
+}
+
+//! The consumer warps with reduce-ahead (`-ahead` shapes): the aggregate of use i + 1 is published
+//! before the consumers wait for the prefix of use i, so the look-backs of later tiles (in any
+//! block) find it one tile earlier, and the wait for a prefix overlaps a whole tile's reduction.
+template <class T, int Block, int Vectors, int Stages>
+__device__ __forceinline__ void pipeline_consumer_ahead(T* __restrict__ out, std::size_t n,
+                                                        const TileStatus<T>& status, bool inclusive, unsigned skip,
+                                                        bool out_aligned, const unsigned char* buffers,
+                                                        PipelineSlots<T, Stages, Block / 32>& slots) {
+  static_assert(Stages >= 2, "reduce-ahead holds two stages at once");
+  unsigned tile = pipeline_reduce<T, Block, Vectors, Stages>(n, status, skip, buffers, slots, 0);
+  for (unsigned i = 0; tile != kNoTile; ++i) {
+    const unsigned next = pipeline_reduce<T, Block, Vectors, Stages>(n, status, skip, buffers, slots, i + 1);
+    pipeline_scan_store<T, Block, Vectors, Stages>(out, n, status, inclusive, skip, out_aligned, buffers, slots, i,
+                                                   tile);
+    tile = next;
+  }
+}
+
 #endif  // !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 
 //! Blocks of stage 8 that must fit on one SM at once (the second argument of __launch_bounds__):
-//! 2 up to block 256, so that the registers (at most 65536 / (2 x 320) = 102 per thread) let two
-//! rings of a default shape (2 x 97 KiB) work side by side; 1 above.
+//! 4 at block 128 (at most 65536 / (4 x 192) = 85 registers a thread: four rings of 16 KiB tiles
+//! side by side), 2 up to block 256 (at most 65536 / (2 x 320) = 102: two rings of a default shape,
+//! 2 x 97 KiB), 1 above.
 template <int Block>
-inline constexpr int kPipelineMinBlocksPerSm = Block <= 256 ? 2 : 1;
+inline constexpr int kPipelineMinBlocksPerSm = Block <= 128 ? 4 : Block <= 256 ? 2 : 1;
 
 //! Stage 8's kernel: persistent blocks of Block consumer threads, one producer warp and one
 //! look-back warp (blockDim.x = Block + 64), a ring of Stages tiles in dynamic shared memory.
@@ -285,6 +500,8 @@ inline constexpr int kPipelineMinBlocksPerSm = Block <= 256 ? 2 : 1;
 //! @tparam Block consumer threads per block, a power of two 128..512
 //! @tparam Vectors 16-byte vectors per consumer thread
 //! @tparam Stages tiles in the ring (2 or more)
+//! @tparam Near the look-back warp stops at the block's previous tile (look_back_near)
+//! @tparam Ahead the consumers reduce the next tile before waiting for this one's prefix
 //! @param[in] in n elements (aligned to sizeof(T); any 16-byte alignment)
 //! @param[out] out n prefixes (must not overlap `in`; aligned to sizeof(T))
 //! @param[in] n number of elements (> 0)
@@ -294,7 +511,7 @@ inline constexpr int kPipelineMinBlocksPerSm = Block <= 256 ? 2 : 1;
 //! @param[in] inclusive inclusive or exclusive prefixes
 //! Launch: any grid (default: the resident blocks); dynamic shared memory Stages *
 //! pipeline_stage_bytes<Block, Vectors>(). Requires sm_90; compiled for less, it traps.
-template <class T, int Block, int Vectors, int Stages>
+template <class T, int Block, int Vectors, int Stages, bool Near, bool Ahead>
 __global__ void __launch_bounds__(Block + 64, kPipelineMinBlocksPerSm<Block>)
     scan_bulk_pipeline(const T* __restrict__ in, T* __restrict__ out, std::size_t n, unsigned tiles,
                        unsigned* tile_counter, TileStatus<T> status, bool inclusive) {
@@ -322,10 +539,13 @@ __global__ void __launch_bounds__(Block + 64, kPipelineMinBlocksPerSm<Block>)
   if (warp == kWarps) {
     pipeline_producer<T, Block, Vectors, Stages>(in, n, tiles, tile_counter, skip, buffers, slots);
   } else if (warp == kWarps + 1) {
-    pipeline_look_back<T, Block, Stages>(status, slots);
+    pipeline_look_back<T, Block, Stages, Near>(status, slots);
   } else {
     const bool out_aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-    pipeline_consumer<T, Block, Vectors, Stages>(out, n, status, inclusive, skip, out_aligned, buffers, slots);
+    if constexpr (Ahead)
+      pipeline_consumer_ahead<T, Block, Vectors, Stages>(out, n, status, inclusive, skip, out_aligned, buffers, slots);
+    else
+      pipeline_consumer<T, Block, Vectors, Stages>(out, n, status, inclusive, skip, out_aligned, buffers, slots);
   }
 #endif
 }
@@ -349,13 +569,13 @@ inline constexpr int kPipelineMaxBlock = 512;
 
 //! Calls `f(kernel, T{}, block)` with stage 8's kernel at the arguments' type and block size
 //! (clamped to 128..512; the stage's validation refuses other sizes first).
-template <int Vectors, int Stages, class F>
+template <int Vectors, int Stages, bool Near, bool Ahead, class F>
 void with_pipeline_kernel(harness::DType type, int block, F&& f) {
   harness::with_input_type(type, [&](auto t) {
     using T = decltype(t);
     harness::with_block_size(block, [&](auto b) {
       constexpr int kBlock = std::clamp(decltype(b)::value, kPipelineMinBlock, kPipelineMaxBlock);
-      f(scan_bulk_pipeline<T, kBlock, Vectors, Stages>, t, std::integral_constant<int, kBlock>{});
+      f(scan_bulk_pipeline<T, kBlock, Vectors, Stages, Near, Ahead>, t, std::integral_constant<int, kBlock>{});
     });
   });
 }
@@ -391,11 +611,11 @@ inline std::string pipeline_refusal(const void* kernel) {
 //! Resident blocks of stage 8's kernel for the arguments (SMs x blocks per SM at its shared
 //! memory), at most one per tile; raises the kernel's dynamic shared-memory limit on the way.
 //! @throws UsageError when one block's ring does not fit in an SM's shared memory
-template <int Vectors, int Stages>
+template <int Vectors, int Stages, bool Near, bool Ahead>
 std::size_t pipeline_grid(const harness::ScanArgs& a, std::size_t tiles) {
   const std::size_t smem = pipeline_smem_bytes(a.block, {Vectors, Stages});
   std::size_t resident = 0;
-  with_pipeline_kernel<Vectors, Stages>(a.type, a.block, [&](auto kernel, auto t, auto block) {
+  with_pipeline_kernel<Vectors, Stages, Near, Ahead>(a.type, a.block, [&](auto kernel, auto t, auto block) {
     using Slots = PipelineSlots<decltype(t), Stages, decltype(block)::value / 32>;
     int device = 0, sms = 0, per_sm = 0, optin = 0;
     CUDA_CHECK(cudaGetDevice(&device));
@@ -421,12 +641,13 @@ std::size_t pipeline_tile(const harness::ScanArgs& a) {
 //! Launches stage 8: reset the counter and the flags, then one kernel of resident blocks.
 //! @tparam Vectors 16-byte vectors per consumer thread
 //! @tparam Stages tiles in the ring
-template <int Vectors, int Stages>
+//! @tparam Near, Ahead the schedule (scan_bulk_pipeline)
+template <int Vectors, int Stages, bool Near, bool Ahead>
 void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
   const unsigned tiles = grid_for_tiles(a.n, pipeline_tile<Vectors>(a));
-  const std::size_t grid = pipeline_grid<Vectors, Stages>(a, tiles);
+  const std::size_t grid = pipeline_grid<Vectors, Stages, Near, Ahead>(a, tiles);
   const std::size_t smem = pipeline_smem_bytes(a.block, {Vectors, Stages});
-  with_pipeline_kernel<Vectors, Stages>(a.type, a.block, [&](auto kernel, auto t, auto block) {
+  with_pipeline_kernel<Vectors, Stages, Near, Ahead>(a.type, a.block, [&](auto kernel, auto t, auto block) {
     using T = decltype(t);
     constexpr int kBlock = decltype(block)::value;
     unsigned char* ws = a.scratch<unsigned char>();
@@ -442,7 +663,8 @@ void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
 inline constexpr PipelineShape kStage8Shape{8, 3};
 
 //! Stage 8 at a shape, as the harness sees it (the name and texts of the default shape).
-template <int Vectors, int Stages>
+//! @tparam Near, Ahead the schedule (scan_bulk_pipeline); both false at the default shape
+template <int Vectors, int Stages, bool Near = false, bool Ahead = false>
 harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
   harness::Stage<harness::Scan> s;
   s.name = "scan_stage_8";
@@ -454,7 +676,7 @@ harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
   s.min_block = kPipelineMinBlock;
   s.max_block = kPipelineMaxBlock;
   s.grid_for = [](const harness::ScanArgs& a) {
-    return pipeline_grid<Vectors, Stages>(a, grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
+    return pipeline_grid<Vectors, Stages, Near, Ahead>(a, grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
   };
   s.workspace_bytes = [](const harness::ScanArgs& a) {
     const std::size_t tiles = grid_for_tiles(a.n, pipeline_tile<Vectors>(a));
@@ -465,9 +687,10 @@ harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
                            grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
   };
   s.caps.device_refusal = [] {
-    return pipeline_refusal(reinterpret_cast<const void*>(scan_bulk_pipeline<float, 256, Vectors, Stages>));
+    return pipeline_refusal(
+        reinterpret_cast<const void*>(scan_bulk_pipeline<float, 256, Vectors, Stages, Near, Ahead>));
   };
-  s.launch = launch_scan_bulk_pipeline<Vectors, Stages>;
+  s.launch = launch_scan_bulk_pipeline<Vectors, Stages, Near, Ahead>;
   return s;
 }
 
@@ -477,19 +700,30 @@ inline harness::Stage<harness::Scan> scan_stage_8_stage() {
 }
 
 //! Names of stage 8's shapes for `scan_stage_8 --pipeline`, the first the default:
-//! VECTORSxSTAGES.
-inline std::vector<std::string> scan_stage_8_shape_names() { return {"8x3", "8x2", "8x4", "4x4", "4x6"}; }
+//! VECTORSxSTAGES, then the schedule: `-near` (the look-back stops at the block's previous tile,
+//! four windows per round trip), `-ahead` (the consumers reduce the next tile before waiting for
+//! this one's prefix), `-near-ahead` (both).
+inline std::vector<std::string> scan_stage_8_shape_names() {
+  return {"8x3", "8x2", "8x4", "4x4", "4x6", "8x3-near", "8x3-ahead", "8x3-near-ahead", "4x4-near-ahead"};
+}
 
 //! Stage 8 at each shape of scan_stage_8_shape_names(), in that order (for measuring the ring's
-//! depth and the tile size on the H200; only the default is in the ladder).
+//! depth, the tile size and the schedule on the H200; only the default is in the ladder).
 inline std::vector<harness::Stage<harness::Scan>> scan_stage_8_shapes() {
-  std::vector<harness::Stage<harness::Scan>> v{scan_stage_8_stage(), scan_stage_8_shape_stage<8, 2>(),
-                                               scan_stage_8_shape_stage<8, 4>(), scan_stage_8_shape_stage<4, 4>(),
-                                               scan_stage_8_shape_stage<4, 6>()};
+  std::vector<harness::Stage<harness::Scan>> v{scan_stage_8_stage(),
+                                               scan_stage_8_shape_stage<8, 2>(),
+                                               scan_stage_8_shape_stage<8, 4>(),
+                                               scan_stage_8_shape_stage<4, 4>(),
+                                               scan_stage_8_shape_stage<4, 6>(),
+                                               scan_stage_8_shape_stage<8, 3, true, false>(),
+                                               scan_stage_8_shape_stage<8, 3, false, true>(),
+                                               scan_stage_8_shape_stage<8, 3, true, true>(),
+                                               scan_stage_8_shape_stage<4, 4, true, true>()};
   const std::vector<std::string> names = scan_stage_8_shape_names();
   for (std::size_t i = 1; i < v.size(); ++i) {
     v[i].label = "bulk-copy pipeline, " + names[i];
-    v[i].max_block = 256;  // the deeper rings would not fit in shared memory at block 512
+    // The deeper rings would not fit in shared memory at block 512; the 8x3 schedules do (one block an SM).
+    if (names[i].rfind("8x3", 0) != 0) v[i].max_block = 256;
   }
   return v;
 }
