@@ -52,7 +52,10 @@ def num(v, whole_from=10):
 
 
 def series_label(part):
-    """'2^28 float sum' for one file's rows (the parts that the CSV has)."""
+    """'2^28 float sum' for one file's rows (the parts that the CSV has); a ladder with two finishes
+    adds the finish of the series (split_finishes)."""
+    if "series" in part and str(part["series"].iloc[0]) not in ("", "nan"):
+        return str(part["series"].iloc[0])
     bits = []
     if "n" in part:
         bits.append(plotting.size_text(part["n"].iloc[0]))
@@ -60,6 +63,29 @@ def series_label(part):
         if col in part and str(part[col].iloc[0]) not in ("", "nan"):
             bits.append(str(part[col].iloc[0]))
     return " ".join(bits) or str(part["source"].iloc[0])
+
+
+def split_finishes(df):
+    """A chapter-7 ladder runs stages 1 to 8 with two finishes (column `finish`: atomic, partials).
+    Each finish becomes its own series, its stages named as in the other (reduce_kernel_4_partials ->
+    reduce_kernel_4), so that the bar chart puts a stage's two finishes side by side. CUB and the copy
+    stay with the first finish's series (they were measured once). Other ladders are unchanged."""
+    if "finish" not in df:
+        return df
+    finishes = [f for f in dict.fromkeys(df.loc[df["kind"] == "stage", "finish"]) if str(f) not in ("", "nan")]
+    if len(finishes) < 2:
+        return df
+    df = df.copy()
+    base = df["source"].astype(str)
+    label = df.apply(lambda r: "%s %s" % (plotting.size_text(r["n"]), r["dtype"]) if "n" in df and "dtype" in df
+                     else str(r["source"]), axis=1)
+    first = finishes[0]
+    fin = df["finish"].astype(str)
+    fin = fin.where((df["kind"] == "stage") & ~fin.isin(["", "nan"]), str(first))
+    df["source"] = base + " / " + fin
+    df["series"] = label + ", " + fin + " finish"
+    df["stage"] = df["stage"].astype(str).str.replace(r"_partials$", "", regex=True)
+    return df
 
 
 def peak_from_csv(df):
@@ -108,8 +134,12 @@ def bandwidth_bars(plt, df, peak_gbs, out):
             ys.append(float(row["gb_per_s"].iloc[0]) if len(row) else 0.0)
             pcts.append(100.0 * ys[-1] / peak_gbs)
         xs = [i + (si - (len(sources) - 1) / 2) * width for i in range(len(stages))]
-        ax.bar(xs, ys, width=width * 0.92, color=color, label=series_label(part) if not single else None)
-        for x, y, pct in zip(xs, ys, pcts):
+        # A stage the series does not have (a finish that stage has not) gets no bar and no label.
+        have = [(x, y, pct) for x, y, pct, s in zip(xs, ys, pcts, stages)
+                if len(part[(part["stage"] == s) & (part["kind"] == "stage")])]
+        ax.bar([h[0] for h in have], [h[1] for h in have], width=width * 0.92, color=color,
+               label=series_label(part) if not single else None)
+        for x, y, pct in have:
             if single:
                 ax.annotate("%s\n%s%%" % (num(y), num(pct, 1)), (x, y), textcoords="offset points", xytext=(0, 3),
                             ha="center", va="bottom", fontsize=7.5)
@@ -261,6 +291,7 @@ def main(argv=None):
     if df[df["kind"] == "stage"].empty:
         sys.exit("plot_ladder.py: no stage rows in %s" % ", ".join(a.csv))
     df = add_gflops(df)
+    df = split_finishes(df)
     peak_gbs = a.peak_gbs or peak_from_csv(df) or DEFAULT_PEAK_GBS
     if not math.isfinite(peak_gbs) or peak_gbs <= 0:
         peak_gbs = DEFAULT_PEAK_GBS
