@@ -9,7 +9,7 @@
 //     (b) the contrast: copy the partials to GPU 0 (cudaMemcpyPeerAsync) and add them there with
 //         chapter 8's second pass: only GPU 0 has the total.
 //
-// Checked on exact data (values in {-1, 0, +1} from the repository's `exact` distribution, whose
+// Checked on exact data (every element +1 or -1, the repository's `exact` distribution, whose
 // every partial sum is exact): the total on every GPU must equal the CPU's exact sum. Timed with
 // CUDA events after warm-up (median); with --scaling the same total n runs on G = 1, 2, ..., G
 // GPUs (strong scaling) and the table gives the speedup and efficiency against G = 1.
@@ -360,7 +360,7 @@ int run(const Options& o, const std::vector<std::size_t>& sizes) {
       for (int d = 0; d < team_sizes.back(); ++d) devs.push_back(d);
       for (const std::string& l : multi_gpu::describe_links(devs)) std::printf("%s\n", l.c_str());
     }
-    std::printf("exact data (values in {-1, 0, +1}, seed %llu); block %d; median of %d runs after %d warm-ups; "
+    std::printf("exact data (every element +1 or -1, seed %llu); block %d; median of %d runs after %d warm-ups; "
                 "L2 not flushed\n",
                 static_cast<unsigned long long>(o.seed), o.block, o.iters, o.warmup);
   }

@@ -1,8 +1,8 @@
 // GPU tests: every chapter-8 reduction stage against the CPU reference, for sum, max and min over
 // float, double and int, on chapter 7's size list (0, 1, 31, 32, 33, 1000, block +-1, 2^20+3, 2^24),
 // every supported block size (32..1024; sizes from 2^24 on at block 256), seeded signed data (sum:
-// the stage's depth bound, or "not checked"; max/min: exact) and exact data ({-1, 0, +1}:
-// equality), on poisoned outputs and workspaces. Int sums are compared exactly as int64.
+// the stage's depth bound, or "not checked"; max/min: exact) and exact data (every element
+// +1 or -1: equality), on poisoned outputs and workspaces. Int sums are compared exactly as int64.
 //
 // Past 2^31: the default run takes stages 1-4 at n = 2^31 + 1 on one input (a float sum of exact
 // data, block 256; stage 1 also at block 32), made once and shared by the stages. The exhaustive

@@ -1,7 +1,7 @@
 // GPU tests: every chapter-8 scan stage through the harness's sweep: float, double and int,
 // exclusive and inclusive, sizes 0, 1, 7, 31, 32, 33, 1000, block +-1, one below / at / one past a
-// tile and a tile of tiles, 2^20+3, 2^24, every supported block size, on exact data ({-1, 0, +1}:
-// every element equal) and seeded signed data (each prefix against the stage's depth bound, or
+// tile and a tile of tiles, 2^20+3, 2^24, every supported block size, on exact data (every element
+// +1 or -1: every output equal) and seeded signed data (each prefix against the stage's depth bound, or
 // "not checked"), on poisoned outputs and workspaces; and 2^31 + 1 ints at block 256.
 #include <cstddef>
 #include <vector>
