@@ -41,7 +41,7 @@ void add_problem_flags(CLI::App& app, RunOptions& o, typename P::Config& config,
   which.max_block = 32;
   which.types.clear();
   for (const Stage<P>* s : stages) {
-    which.grid = which.grid || s->grid_stride;
+    which.grid = which.grid || (s->grid_stride && !ladder);  // a ladder runs each stage at its own grid
     which.min_block = std::min(which.min_block, s->min_block);
     which.max_block = std::max(which.max_block, s->max_block);
     for (DType t : s->types)

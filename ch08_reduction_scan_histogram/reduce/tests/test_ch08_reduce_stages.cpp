@@ -4,7 +4,7 @@
 // the stage's depth bound, or "not checked"; max/min: exact) and exact data (every element
 // +1 or -1: equality), on poisoned outputs and workspaces. Int sums are compared exactly as int64.
 //
-// Past 2^31: the default run takes stages 1-4 at n = 2^31 + 1 on one input (a float sum of exact
+// Past 2^31: the default run takes stages 1-5 at n = 2^31 + 1 on one input (a float sum of exact
 // data, block 256; stage 1 also at block 32), made once and shared by the stages. The exhaustive
 // form, every (type, operator, data) with stage 0 once, is hidden ([long]: run by
 // `test_ch08_reduce_stages.long`, CTest label `long`); it loops over the inputs outside and the
