@@ -28,7 +28,6 @@
 
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
-#include "ch07_stages.hpp"  // finish_flag
 #include "reduce_problem.hpp"
 
 namespace ch07 {

@@ -30,6 +30,18 @@ inline std::vector<std::string> lost_names() {
   return {"skip-first", "drop-last", "drop-last-3", "skip-block-firsts"};
 }
 
+//! What a broken stage with bug `lost` does, for its label: "skips the first element", "drops the
+//! last three samples", ... (`noun`: "element" or "sample").
+inline std::string lost_label(Lost lost, const std::string& noun) {
+  switch (lost) {
+    case Lost::first: return "skips the first " + noun;
+    case Lost::last: return "drops the last " + noun;
+    case Lost::last_three: return "drops the last three " + noun + "s";
+    case Lost::block_firsts: return "skips the first " + noun + " of three blocks";
+  }
+  return "";
+}
+
 //! What a broken kernel reads: elements [begin, end) except the (up to three) `skipped` ones.
 //! Built on the host by lost_elements() and passed to the kernel by value.
 struct LostElements {

@@ -88,6 +88,7 @@ def main():
                     cmd = [progs[prog], "--bug", bug, "--type", t, "--n", str(n), "--seed", str(seed),
                            "--iters", "1", "--warmup", "0"] + extra
                     jobs.append((prog, t, bug, n, seed, cmd))
+    commands = {j[:5]: j[5] for j in jobs}
     small = [j for j in jobs if j[3] < 2**31]
     large = [j for j in jobs if j[3] >= 2**31]
     results = {}
@@ -109,7 +110,7 @@ def main():
         w = csv.writer(f)
         w.writerow(["program", "type", "bug", "n", "seed", "exit_code", "verify", "seconds", "command"])
         for (prog, t, bug, n, seed), (rc, verdict, out, secs) in sorted(results.items()):
-            cmd = next(j[5] for j in jobs if j[:5] == (prog, t, bug, n, seed))
+            cmd = commands[(prog, t, bug, n, seed)]
             w.writerow([prog, t, bug, n, seed, rc, verdict, f"{secs:.2f}",
                         " ".join(["build/common/" + os.path.basename(cmd[0])] + cmd[1:])])
             if not (rc == 1 and verdict == "FAIL"):

@@ -63,20 +63,12 @@ struct Vector16<int> {
   using type = int4;  //!< vector type
 };
 
-//! The four lanes of a float4 folded with `op` in accumulator type A: (x op y) op (z op w).
-template <class A, class Op>
-__device__ __forceinline__ A fold_lanes(const float4& v, Op op) {
-  return op(op(A(v.x), A(v.y)), op(A(v.z), A(v.w)));
-}
-//! The four lanes of an int4 folded with `op` in accumulator type A (long long for a sum: exact).
-template <class A, class Op>
-__device__ __forceinline__ A fold_lanes(const int4& v, Op op) {
-  return op(op(A(v.x), A(v.y)), op(A(v.z), A(v.w)));
-}
-//! The two lanes of a double2 folded with `op`.
-template <class A, class Op>
-__device__ __forceinline__ A fold_lanes(const double2& v, Op op) {
-  return op(A(v.x), A(v.y));
+//! The lanes of a 16-byte vector folded with `op` in accumulator type A (long long for an int sum:
+//! exact): (x op y) op (z op w) for float4 and int4, x op y for double2.
+template <class A, class V, class Op>
+__device__ __forceinline__ A fold_lanes(const V& v, Op op) {
+  if constexpr (sizeof(V) == 4 * sizeof(decltype(V::x))) return op(op(A(v.x), A(v.y)), op(A(v.z), A(v.w)));
+  else return op(A(v.x), A(v.y));
 }
 
 //! This thread's fold of in[0..n) with 16-byte loads, kVectorLoads in flight: the scalar head (the

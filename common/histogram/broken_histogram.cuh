@@ -56,10 +56,7 @@ inline std::vector<std::string> histogram_bug_names() {
 inline Stage<Histogram> broken_histogram_stage(bool lost_one_count, Lost lost = Lost::first) {
   Stage<Histogram> s;
   s.name = "histogram_broken";
-  const char* labels[] = {"broken: skips the first sample", "broken: drops the last sample",
-                          "broken: drops the last three samples",
-                          "broken: skips the first sample of three blocks"};
-  s.label = lost_one_count ? "broken: one count lost" : labels[static_cast<int>(lost)];
+  s.label = lost_one_count ? std::string("broken: one count lost") : "broken: " + lost_label(lost, "sample");
   s.change = "a deliberately wrong histogram (self-test: the check must fail)";
   s.source = "self-test";
   s.types = {DType::u8, DType::i32, DType::f32};

@@ -16,7 +16,7 @@
 namespace harness {
 
 //! What is wrong with a broken reduction.
-enum class ReduceBug {
+enum class ReduceBug {  // the first four in the order of Lost (lost_elements.hpp)
   skip_first,         //!< element 0 is never read
   drop_last,          //!< element n - 1 is never read
   drop_last_three,    //!< the last three elements are never read (a forgotten vector remainder)
@@ -29,6 +29,12 @@ enum class ReduceBug {
 inline std::vector<std::string> reduce_bug_names() {
   return {"skip-first", "drop-last", "drop-last-3", "skip-block-firsts", "write-nothing", "count-twice"};
 }
+
+//! The elements a bug that loses elements loses (skip_first .. skip_block_firsts, in the order of Lost).
+constexpr Lost lost_of(ReduceBug bug) { return static_cast<Lost>(static_cast<int>(bug)); }
+static_assert(lost_of(ReduceBug::skip_first) == Lost::first && lost_of(ReduceBug::drop_last) == Lost::last &&
+              lost_of(ReduceBug::drop_last_three) == Lost::last_three &&
+              lost_of(ReduceBug::skip_block_firsts) == Lost::block_firsts);
 
 //! A plain correct reduction -- grid-stride sum per thread, warp shuffles, one atomicAdd per warp --
 //! that reads only the elements `keep` reads (all of them for a correct run), and adds data[0] once
@@ -55,13 +61,9 @@ __global__ void broken_reduce_kernel(const T* __restrict__ data, std::size_t n, 
 template <ReduceBug Bug>
 void launch_broken_reduce(const ReduceArgs& a) {
   if constexpr (Bug == ReduceBug::write_nothing) return;
-  const std::size_t block = static_cast<std::size_t>(a.block);
   LostElements keep;
   keep.end = a.n;  // reads every element
-  if constexpr (Bug == ReduceBug::skip_first) keep = lost_elements(Lost::first, a.n, block);
-  if constexpr (Bug == ReduceBug::drop_last) keep = lost_elements(Lost::last, a.n, block);
-  if constexpr (Bug == ReduceBug::drop_last_three) keep = lost_elements(Lost::last_three, a.n, block);
-  if constexpr (Bug == ReduceBug::skip_block_firsts) keep = lost_elements(Lost::block_firsts, a.n, block);
+  if constexpr (Bug != ReduceBug::count_twice) keep = lost_elements(lost_of(Bug), a.n, static_cast<std::size_t>(a.block));
   const std::size_t grid = std::min<std::size_t>(blocks_for(a.n, a.block), 1024);
   with_input_type(a.type, [&](auto t) {
     using T = decltype(t);
@@ -76,14 +78,9 @@ template <ReduceBug Bug>
 Stage<Reduce> broken_reduce_stage() {
   Stage<Reduce> s;
   s.name = "reduce_broken";
-  switch (Bug) {
-    case ReduceBug::skip_first: s.label = "skips the first element"; break;
-    case ReduceBug::drop_last: s.label = "drops the last element"; break;
-    case ReduceBug::drop_last_three: s.label = "drops the last three elements"; break;
-    case ReduceBug::skip_block_firsts: s.label = "skips the first element of three blocks"; break;
-    case ReduceBug::write_nothing: s.label = "writes nothing"; break;
-    case ReduceBug::count_twice: s.label = "counts element 0 twice"; break;
-  }
+  if constexpr (Bug == ReduceBug::write_nothing) s.label = "writes nothing";
+  else if constexpr (Bug == ReduceBug::count_twice) s.label = "counts element 0 twice";
+  else s.label = lost_label(lost_of(Bug), "element");
   s.change = "a deliberately wrong reduction: the self-test proves the checks report it";
   s.source = "this tutorial's self-test";
   s.launch = launch_broken_reduce<Bug>;

@@ -44,10 +44,7 @@ inline Stage<Scan> broken_lost_scan_stage(Lost lost) {
   const Stage<Scan> cub = cub_scan_stage();
   Stage<Scan> s = cub;
   s.name = "scan_broken";
-  const char* labels[] = {"broken: skips the first element", "broken: drops the last element",
-                          "broken: drops the last three elements",
-                          "broken: skips the first element of three blocks"};
-  s.label = labels[static_cast<int>(lost)];
+  s.label = "broken: " + lost_label(lost, "element");
   s.change = "deliberately wrong for the self-test: CUB's scan with input elements lost";
   s.source = "the harness self-test";
   const bool copies = lost == Lost::first || lost == Lost::block_firsts;
