@@ -12,9 +12,10 @@
 // be read against the link's peak whatever G is. The link's peak itself is not reported by the CUDA
 // runtime; the program says so rather than print a number.
 //
-// Checked exactly on every GPU: GPU g's element i is -1, 0 or +1 (a hash of the seed, g and i), so
-// every sum is a small integer, exact in float; the CPU computes the expected array. Outputs are
-// poisoned before each checked run (the in-place run starts from a fresh copy of the input).
+// Checked exactly on every GPU: GPU g's element i is +1 or -1 (a hash of the seed, g and i: never 0,
+// so a GPU's lost contribution always changes the sum), so every sum is a small integer, exact in
+// float; the CPU computes the expected array. Outputs are poisoned before each checked run (the
+// in-place run starts from a fresh copy of the input).
 //
 // Built twice from this file: multi_gpu_allreduce (one process drives every GPU) and, with MPI,
 // multi_gpu_allreduce_mpi (one process per GPU; way A is skipped there). Exit codes as
@@ -56,12 +57,13 @@ struct Options {
   std::string csv, md;             // --csv, --md
 };
 
-// Element i of GPU g's array: -1, 0 or +1 from a hash of (seed, g, i) (the repository's splitmix64),
+// Element i of GPU g's array: +1 or -1 from a hash of (seed, g, i) (the repository's splitmix64; no
+// zeros, as the repository's exact data),
 // so any process can make any GPU's array and the expected sums.
 template <class T>
 T input_value(int g, std::size_t i, std::uint64_t seed) {
   const std::uint64_t h = harness::splitmix64(harness::splitmix64(seed + static_cast<std::uint64_t>(g)) + i);
-  return static_cast<T>(static_cast<int>(h % 3) - 1);
+  return static_cast<T>((h & 1) ? 1 : -1);
 }
 
 // One GPU's arrays: its input (never written after the upload) and the all-reduce's output.
@@ -276,7 +278,7 @@ int run(const Options& o, const std::vector<std::size_t>& sizes) {
       for (const std::string& l : multi_gpu::describe_links(team.devices)) std::printf("%s\n", l.c_str());
     else
       std::printf("link peak: not reported (the CUDA runtime gives no link bandwidth, and NVML is not read here)\n");
-    std::printf("values in {-1, 0, +1} (seed %llu); median of %d runs after %d warm-ups; "
+    std::printf("values +1 or -1 (seed %llu); median of %d runs after %d warm-ups; "
                 "algbw = bytes per GPU / time, busbw = algbw x 2(G-1)/G (nccl-tests), 1 GB = 1e9 B\n",
                 static_cast<unsigned long long>(o.seed), o.iters, o.warmup);
   }
