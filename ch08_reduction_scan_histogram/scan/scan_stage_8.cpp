@@ -1,21 +1,21 @@
 // The program scan_stage_8: chapter 8's scan stage 8 (sm_90 and newer; exclusive or inclusive,
 // float, double or int, any n), checked, timed and reported by the harness. `--pipeline VxS[-near][-ahead]`
-// picks the vectors per consumer thread, the stages of the ring (default 8x3, the ladder's) and the
-// schedule (the look-back bounded by the block's previous tile; the next tile reduced ahead). The stage
-// -- its warps, how they wait on each other, the launch -- is in scan_stage_8_bulk_copy_pipeline.cuh.
-// It is compiled once, in the chapter's library ch08_scan (ch08_scan_stages.cu), which this program
-// links.
+// picks the vectors per consumer thread, the stages of the ring and the schedule (the look-back
+// bounded by the block's previous tile; the next tile reduced ahead); the default, 8x3-ahead, is the
+// ladder's. The stage -- its warps, how they wait on each other, the launch -- is in
+// scan_stage_8_bulk_copy_pipeline.cuh. It is compiled once, in the chapter's library ch08_scan
+// (ch08_scan_stages.cu), which this program links.
 #include "ch08_scan_stages.hpp"
 
 int main(int argc, char** argv) {
   harness::StageProgram<harness::Scan> program;
   program.variants = ch08::scan_stage_8_shape_stages();
   program.variant_flag = "--pipeline";
-  program.variant_names = {"8x3", "8x2", "8x4", "4x4", "4x6", "8x3-near", "8x3-ahead", "8x3-near-ahead",
-                           "4x4-near-ahead"};
+  program.variant_names = {"8x3-ahead", "8x3", "8x2", "8x4", "4x4", "4x6", "8x3-near", "8x3-near-ahead",
+                           "4x4-near-ahead"};  // the order of scan_stage_8_shape_stages()
   program.variant_help = "Vectors of 16 bytes per consumer thread x tiles in the shared-memory ring, then the "
                          "schedule: -near (look-back stops at the block's previous tile), -ahead (next tile "
-                         "reduced before this one's prefix) (8x3: the ladder's; 8x3-* up to block 512, the "
+                         "reduced before this one's prefix) (8x3-ahead: the ladder's; 8x3* up to block 512, the "
                          "others 256)";
   return harness::stage_main(argc, argv, program);
 }

@@ -31,4 +31,24 @@ std::size_t cache_budget_bytes() {
   return budget;
 }
 
+namespace {
+std::vector<const CacheHandle*>& caches() {
+  static std::vector<const CacheHandle*> v;
+  return v;
+}
+}  // namespace
+
+void register_cache(const CacheHandle* handle) { caches().push_back(handle); }
+
+std::size_t cached_bytes() {
+  std::size_t bytes = 0;
+  for (const CacheHandle* h : caches()) bytes += h->held();
+  return bytes;
+}
+
+void clear_other_caches(const CacheHandle* keep) {
+  for (const CacheHandle* h : caches())
+    if (h != keep) h->clear();
+}
+
 }  // namespace testing_support

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <set>
@@ -31,9 +32,28 @@ std::vector<std::size_t> standard_sizes();
 //! wraps there.
 inline constexpr std::size_t kPast2e31 = (std::size_t{1} << 31) + 1;
 
-//! Device memory the cached inputs may use before the oldest is dropped: half of what was free
-//! when the test program first asked (the whole device's half when nothing else runs).
+//! Device memory the cached inputs of every problem together may use before the oldest are
+//! dropped: half of what was free when the test program first asked (the whole device's half when
+//! nothing else runs).
 std::size_t cache_budget_bytes();
+
+//! One problem's cache of sessions as the process-wide budget sees it: the device bytes it holds,
+//! and a way to empty it.
+struct CacheHandle {
+  std::function<std::size_t()> held;
+  std::function<void()> clear;
+};
+
+//! Registers a problem's cache (once, when cached_session<P> first runs), so that one budget covers
+//! the caches of every problem in the process: a test program that sweeps reductions, then scans,
+//! then histograms must not keep the first two problems' inputs while the third needs the room.
+void register_cache(const CacheHandle* handle);
+
+//! Device bytes held by every registered cache.
+std::size_t cached_bytes();
+
+//! Empties every registered cache but `keep` (a caller's own cache is trimmed oldest first instead).
+void clear_other_caches(const CacheHandle* keep);
 
 //! Every power-of-two block size `stage` supports.
 template <class P>
@@ -81,11 +101,11 @@ Sweep<P> past_2e31_every_type() {
   return s;
 }
 
-//! A session (input on the device + reference) for this key, kept while the cached sessions use at
-//! most cache_budget_bytes(), so that consecutive stages share the large inputs. A session holds its
-//! input and, once stages ran on it, an output and a workspace that can be as large again each (a
-//! scan's n outputs; a broken scan's copy of the input): a new input of b bytes is given room for
-//! 3b, and the cached sessions count with everything they hold now.
+//! A session (input on the device + reference) for this key, kept while the cached sessions of every
+//! problem together use at most cache_budget_bytes(), so that consecutive stages share the large
+//! inputs. A session holds its input and, once stages ran on it, an output and a workspace that can
+//! be as large again each (a scan's n outputs; a broken scan's copy of the input): a new input of b
+//! bytes is given room for 3b, and the cached sessions count with everything they hold now.
 template <class P>
 harness::Session<P>& cached_session(harness::DType type, const typename P::Config& config, std::size_t n,
                                     const std::string& dist, std::uint64_t seed) {
@@ -95,6 +115,16 @@ harness::Session<P>& cached_session(harness::DType type, const typename P::Confi
     harness::Stream stream;
   };
   static Cache c;
+  static const CacheHandle* self = [] {
+    static CacheHandle h{[] {
+                           std::size_t bytes = 0;
+                           for (const auto& e : c.entries) bytes += e.second->device_bytes();
+                           return bytes;
+                         },
+                         [] { c.entries.clear(); }};
+    register_cache(&h);
+    return &h;
+  }();
   const Key key{type, P::describe(config), n, dist, seed};
   for (auto it = c.entries.begin(); it != c.entries.end(); ++it) {
     if (it->first == key) {
@@ -102,13 +132,11 @@ harness::Session<P>& cached_session(harness::DType type, const typename P::Confi
       return *c.entries.front().second;
     }
   }
-  auto held = [&] {
-    std::size_t bytes = 0;
-    for (const auto& e : c.entries) bytes += e.second->device_bytes();
-    return bytes;
-  };
+  // Room for the new input under the one budget: this problem's oldest sessions go first, then
+  // the other problems' caches (an earlier test case's inputs, which this one will not ask for).
   const std::size_t need = 3 * n * harness::dtype_size(type);
-  while (!c.entries.empty() && held() + need > cache_budget_bytes()) c.entries.pop_back();
+  while (!c.entries.empty() && cached_bytes() + need > cache_budget_bytes()) c.entries.pop_back();
+  if (cached_bytes() + need > cache_budget_bytes()) clear_other_caches(self);
   auto s = std::make_unique<harness::Session<P>>(
       harness::Session<P>::generate(type, config, n, dist, seed, c.stream.get()));
   c.entries.emplace_front(key, std::move(s));

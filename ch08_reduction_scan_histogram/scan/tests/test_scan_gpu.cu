@@ -212,8 +212,9 @@ TEST_CASE("the --trace kernel agrees with the host model (exercise 3)", "[gpu][s
   CHECK(ch08::blelloch_trace(DType::i32, {3, 1, 7, 0, 4, 1, 6, 3, 5}) == 0);
 }
 
-// Hidden ([long]): test_ch08_scan_stages runs every multi-block stage at 2^31 + 1 ints in the default
-// run; this is the same size through this file's own runner (its own input and check).
+// Hidden ([long]): test_ch08_scan_stages runs the last stage of each family at 2^31 + 1 ints in the
+// default run; this runs every multi-block stage there, through this file's own runner (its own
+// input and check).
 TEST_CASE("n = 2^31 + 1 ints through every multi-block stage", "[.][long][gpu][scan][large]") {
   Runner<int> r((std::size_t{1} << 31) + 1, Dist::signed_uniform, 31);
   for (const ScanStage& s : multi_block_stages()) {
