@@ -662,9 +662,10 @@ void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
 //! (about 97 KiB at block 256: two blocks per H200 SM), with the reduce-ahead schedule (`8x3-ahead`:
 //! the fastest of the shapes timed side by side on the H200, see the scan README).
 inline constexpr PipelineShape kStage8Shape{8, 3};
-//! The default schedule: the consumers reduce the next tile before waiting for this one's prefix
-//! (Ahead), with stage 4's look-back (not Near).
-inline constexpr bool kStage8Near = false, kStage8Ahead = true;
+//! The default schedule's look-back: stage 4's (not the near look-back of `-near` shapes).
+inline constexpr bool kStage8Near = false;
+//! The default schedule's consumers: they reduce the next tile before waiting for this one's prefix.
+inline constexpr bool kStage8Ahead = true;
 
 //! Stage 8 at a shape, as the harness sees it (the name and texts of the default shape).
 //! @tparam Near, Ahead the schedule (scan_bulk_pipeline); both false at the default shape

@@ -8,8 +8,8 @@
 // per problem (reduction int, scan float, histogram float samples: the stage-program self-tests
 // past 2^31, selftest.*_2e31, take float, int and uint8). The tests tagged [long] (CTest label
 // `long`, one CTest entry per problem: long.selftest_seeds_{reduce,scan,histogram}) take 20 seeds
-// at 2^24 + 3 and 2^28 and 2 seeds at 2^31 + 1 for every type, as docs/results/H200/selftest/
-// records.
+// at 2^24 + 3 and 2^28 and 2 seeds at 2^31 + 1 for every type (the small sizes, every block size,
+// stay with the default run's one seed), as docs/results/H200/selftest/ records.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -87,16 +87,16 @@ TEST_CASE("broken histograms are reported as failed at every size (one seed)", "
 }
 
 TEST_CASE("broken reductions are reported as failed for 20 seeds (2 past 2^31)", "[.][long][selftest]") {
-  CHECK(expect_failures<Reduce>(broken_reduce_stages(), kNumeric, {kPast2e24, k2e28}, seeds(20), true) > 0);
+  CHECK(expect_failures<Reduce>(broken_reduce_stages(), kNumeric, {kPast2e24, k2e28}, seeds(20), false) > 0);
   CHECK(expect_failures<Reduce>(broken_reduce_stages(), kNumeric, {kPast2e31}, seeds(2), false) > 0);
 }
 
 TEST_CASE("broken scans are reported as failed for 20 seeds (2 past 2^31)", "[.][long][selftest]") {
-  CHECK(expect_failures<Scan>(broken_scan_stages(), kNumeric, {kPast2e24, k2e28}, seeds(20), true) > 0);
+  CHECK(expect_failures<Scan>(broken_scan_stages(), kNumeric, {kPast2e24, k2e28}, seeds(20), false) > 0);
   CHECK(expect_failures<Scan>(broken_scan_stages(), kNumeric, {kPast2e31}, seeds(2), false) > 0);
 }
 
 TEST_CASE("broken histograms are reported as failed for 20 seeds (2 past 2^31)", "[.][long][selftest]") {
-  CHECK(expect_failures<Histogram>(broken_histogram_stages(), kSamples, {kPast2e24, k2e28}, seeds(20), true) > 0);
+  CHECK(expect_failures<Histogram>(broken_histogram_stages(), kSamples, {kPast2e24, k2e28}, seeds(20), false) > 0);
   CHECK(expect_failures<Histogram>(broken_histogram_stages(), kSamples, {kPast2e31}, seeds(2), false) > 0);
 }
