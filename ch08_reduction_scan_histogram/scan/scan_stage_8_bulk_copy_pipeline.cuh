@@ -71,6 +71,10 @@
 //!     and inclusive prefix), so it is meant with -near.
 //! `-near-ahead` is both; `4x4-near-ahead` trades tile size for a third block an SM (more tiles in
 //! flight); `--block 128` gives four blocks an SM at 8x3, `--block 512` one with 64 KiB tiles.
+//! With `-ahead` the consumers hold two stages at once (tile i, waiting for its prefix, and tile
+//! i + 1, reduced), so a ring of Stages tiles keeps Stages - 2 bulk copies in flight: one at 8x3.
+//! `6x4-ahead` (24 KiB tiles, two copies in flight) and `4x6-ahead` (16 KiB tiles, four) keep more
+//! bytes in flight in about the same shared memory (two blocks an SM at block 256).
 //! Tile: Block * Vectors * 16 bytes (8,192 floats or 4,096 doubles at Block 256, Vectors 8, as
 //! stage 7); shared memory Stages * (tile + 128) bytes; threads Block + 64.
 //! What the profiler should show against stage 7: stalls at barriers replaced by waits on
@@ -709,7 +713,8 @@ inline harness::Stage<harness::Scan> scan_stage_8_stage() {
 //! (the look-back stops at the block's previous tile, four windows per round trip), `-ahead` (the
 //! consumers reduce the next tile before waiting for this one's prefix), `-near-ahead` (both).
 inline std::vector<std::string> scan_stage_8_shape_names() {
-  return {"8x3-ahead", "8x3", "8x2", "8x4", "4x4", "4x6", "8x3-near", "8x3-near-ahead", "4x4-near-ahead"};
+  return {"8x3-ahead", "8x3", "8x2", "8x4", "4x4", "4x6", "8x3-near", "8x3-near-ahead", "4x4-near-ahead",
+          "6x4-ahead", "4x6-ahead"};
 }
 
 //! Stage 8 at each shape of scan_stage_8_shape_names(), in that order (for measuring the ring's
@@ -723,7 +728,9 @@ inline std::vector<harness::Stage<harness::Scan>> scan_stage_8_shapes() {
                                                scan_stage_8_shape_stage<4, 6>(),
                                                scan_stage_8_shape_stage<8, 3, true, false>(),
                                                scan_stage_8_shape_stage<8, 3, true, true>(),
-                                               scan_stage_8_shape_stage<4, 4, true, true>()};
+                                               scan_stage_8_shape_stage<4, 4, true, true>(),
+                                               scan_stage_8_shape_stage<6, 4, false, true>(),
+                                               scan_stage_8_shape_stage<4, 6, false, true>()};
   const std::vector<std::string> names = scan_stage_8_shape_names();
   for (std::size_t i = 1; i < v.size(); ++i) {
     v[i].label = "bulk-copy pipeline, " + names[i];
