@@ -22,12 +22,16 @@ with a summary in $OUT/summary.txt. Steps (default: all of them, in this order):
              k in $LADDER_TYPED_SIZES: reduce_ladder_2e<k>_<type>.csv / .md
   ch08       chapter 8's ladders (float sum, float max, int sum) at 2^k for k in $LADDER8_SIZES,
              reduce_barriers, atomic_vs_deterministic
-  scan       chapter 8's scan ladder, float and int, at 2^k for k in $SCAN_SIZES:
-             scan_ladder_2e<k>_<type>.csv / .md
+  scan       chapter 8's scan ladder, float and int, exclusive and inclusive, at 2^k for k in
+             $SCAN_SIZES: scan_ladder_2e<k>_<type>[_inclusive].csv / .md
   histogram  chapter 8's histogram ladder, uint8, for each of uniform one-bin zipf image at 2^k for
              k in $HIST_SIZES, and the contention sweep at 2^27: histogram_ladder_2e<k>_uint8_<dist>
   sweep      scripts/size_sweep.sh over chapter 7's ladder into $OUT/sweep
 Steps run only when named:
+  shapes     scan stage 8's every --pipeline shape and stage 7's every --tuning knob at 2^28 floats,
+             then the scan ladder there (stages 7 and 8 beside CUB and the copy) in the same run:
+             $OUT/scan_shapes_2e28_float.txt (each run's time, throughput and verdict lines),
+             scan_shapes_2e28_float.csv, scan_ladder_2e28_float_stages7_8.csv / .md
   multigpu   ctest -L multigpu, then the multi-GPU tables (strong scaling of multi_gpu_reduce at
              2^28, 2^30 and 2^31 + 5 floats, multi_gpu_allreduce at 2^16 .. 2^28) into
              $OUT/multi_gpu (needs NCCL; more than one GPU for more than G = 1)
@@ -58,8 +62,8 @@ steps=()
 for arg in "$@"; do
   case "$arg" in
     -h|--help) usage; exit 0 ;;
-    build|test|sanitize|profile|long|ladders|ch08|scan|histogram|sweep|multigpu|commands) steps+=("$arg") ;;
-    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]} multigpu commands; --help)" >&2
+    build|test|sanitize|profile|long|ladders|ch08|scan|histogram|sweep|shapes|multigpu|commands) steps+=("$arg") ;;
+    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]} shapes multigpu commands; --help)" >&2
        exit 2 ;;
   esac
 done
@@ -148,8 +152,35 @@ if want scan; then
   for k in ${SCAN_SIZES:-26 28 30}; do
     for t in float int; do
       run_ladder scan_ladder "scan_ladder_2e${k}_$t" --n 2^$k --type $t --iters 30
+      run_ladder scan_ladder "scan_ladder_2e${k}_${t}_inclusive" --n 2^$k --type $t --iters 30 --inclusive
     done
   done
+fi
+
+if want shapes; then
+  s8=$(prog scan_stage_8); s7=$(prog scan_stage_7)
+  if [ -n "$s8" ] && [ -n "$s7" ]; then
+    f="$OUT/scan_shapes_2e28_float.txt"; : >"$f"
+    # The shape names, as scan_stage_8 --help lists them after --pipeline.
+    shapes=$("$s8" --help | sed -n 's/.*--pipeline TEXT:{\([^}]*\)}.*/\1/p' | tr ',' ' ')
+    [ -n "$shapes" ] || shapes="8x3-ahead"
+    for v in $shapes; do
+      echo "### scan_stage_8 --pipeline $v" >>"$f"
+      "$s8" --n 2^28 --pipeline "$v" --csv "$OUT/scan_shapes_2e28_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
+    done
+    for b in 128 512; do
+      echo "### scan_stage_8 --block $b" >>"$f"
+      "$s8" --n 2^28 --block $b --csv "$OUT/scan_shapes_2e28_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
+    done
+    for k in default backoff occ62 occ75 backoff-occ62; do
+      echo "### scan_stage_7 --tuning $k" >>"$f"
+      "$s7" --n 2^28 --tuning $k --csv "$OUT/scan_shapes_2e28_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
+    done
+    note "scan shapes: $(grep -c '^###' "$f") runs, $(grep -c 'verify: *PASS' "$f") verified"
+  else
+    missing "scan_stage_7 / scan_stage_8"
+  fi
+  run_ladder scan_ladder "scan_ladder_2e28_float_stages7_8" --n 2^28 --iters 30 --stages scan_stage_7,scan_stage_8
 fi
 
 if want histogram; then
