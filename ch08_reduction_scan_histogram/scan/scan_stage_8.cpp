@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
                            "4x4-near-ahead", "6x4-ahead", "4x6-ahead"};  // the order of scan_stage_8_shape_stages()
   program.variant_help = "Vectors of 16 bytes per consumer thread x tiles in the shared-memory ring, then the "
                          "schedule: -near (look-back stops at the block's previous tile), -ahead (next tile "
-                         "reduced before this one's prefix) (8x3-ahead: the ladder's; 8x3* up to block 512, the "
-                         "others 256)";
+                         "reduced before this one's prefix) (8x3-ahead: the ladder's, at blocks 128 to 512; the others "
+                         "at block 256)";
   return harness::stage_main(argc, argv, program);
 }

@@ -67,10 +67,13 @@
 //!     a prefix overlaps a tile's reduction instead of idling the consumers. The price: the stage is
 //!     read from shared memory twice, two stages are held at once, and more registers (two rings
 //!     an SM still fit at block 256). CCCL gives the two steps to two groups of warps instead.
-//!     Alone, -ahead lengthens the walk of the default look-back (more tiles sit between aggregate
-//!     and inclusive prefix), so it is meant with -near.
+//!     More tiles then sit between aggregate and inclusive prefix, so a walk can be longer; but
+//!     the predecessors it meets have their aggregates out a tile early, so it should seldom wait
+//!     on one. On the H200 -ahead alone was the fastest form (the scan README's table; -near made
+//!     it slower), so it is the default.
 //! `-near-ahead` is both; `4x4-near-ahead` trades tile size for a third block an SM (more tiles in
-//! flight); `--block 128` gives four blocks an SM at 8x3, `--block 512` one with 64 KiB tiles.
+//! flight); at the default shape `--block 128` gives four blocks an SM, `--block 512` one with
+//! 64 KiB tiles (the other shapes are compiled at block 256 only).
 //! With `-ahead` the consumers hold two stages at once (tile i, waiting for its prefix, and tile
 //! i + 1, reduced), so a ring of Stages tiles keeps Stages - 2 bulk copies in flight: one at 8x3.
 //! `6x4-ahead` (24 KiB tiles, two copies in flight) and `4x6-ahead` (16 KiB tiles, four) keep more
@@ -571,14 +574,35 @@ inline constexpr int kPipelineMinBlock = 128;
 //! Largest consumer block of stage 8 (at 8 vectors, 3 stages of 64 KiB).
 inline constexpr int kPipelineMaxBlock = 512;
 
+//! Stage 8's default shape: 8 vectors per consumer thread (stage 7's tile), 3 stages in the ring
+//! (about 97 KiB at block 256: two blocks per H200 SM), with the reduce-ahead schedule (`8x3-ahead`:
+//! the fastest of the shapes timed side by side on the H200, see the scan README).
+inline constexpr PipelineShape kStage8Shape{8, 3};
+//! The default schedule's look-back: stage 4's (not the near look-back of `-near` shapes).
+inline constexpr bool kStage8Near = false;
+//! The default schedule's consumers: they reduce the next tile before waiting for this one's prefix.
+inline constexpr bool kStage8Ahead = true;
+
+//! The consumer block of the shapes other than the default, which exist to be timed against it at
+//! the ladder's block size: they are compiled at this size only (the default at 128, 256 and 512).
+inline constexpr int kPipelineShapeBlock = 256;
+
+//! Whether a shape is stage 8's default (compiled at every block size of the stage).
+template <int Vectors, int Stages, bool Near, bool Ahead>
+inline constexpr bool kIsStage8Default = Vectors == kStage8Shape.vectors && Stages == kStage8Shape.stages &&
+                                         Near == kStage8Near && Ahead == kStage8Ahead;
+
 //! Calls `f(kernel, T{}, block)` with stage 8's kernel at the arguments' type and block size
-//! (clamped to 128..512; the stage's validation refuses other sizes first).
+//! (clamped to 128..512 for the default shape, to 256 for the others; the stage's validation
+//! refuses other sizes first).
 template <int Vectors, int Stages, bool Near, bool Ahead, class F>
 void with_pipeline_kernel(harness::DType type, int block, F&& f) {
   harness::with_input_type(type, [&](auto t) {
     using T = decltype(t);
     harness::with_block_size(block, [&](auto b) {
-      constexpr int kBlock = std::clamp(decltype(b)::value, kPipelineMinBlock, kPipelineMaxBlock);
+      constexpr bool kEvery = kIsStage8Default<Vectors, Stages, Near, Ahead>;
+      constexpr int kBlock = std::clamp(decltype(b)::value, kEvery ? kPipelineMinBlock : kPipelineShapeBlock,
+                                        kEvery ? kPipelineMaxBlock : kPipelineShapeBlock);
       f(scan_bulk_pipeline<T, kBlock, Vectors, Stages, Near, Ahead>, t, std::integral_constant<int, kBlock>{});
     });
   });
@@ -662,14 +686,6 @@ void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
   });
 }
 
-//! Stage 8's default shape: 8 vectors per consumer thread (stage 7's tile), 3 stages in the ring
-//! (about 97 KiB at block 256: two blocks per H200 SM), with the reduce-ahead schedule (`8x3-ahead`:
-//! the fastest of the shapes timed side by side on the H200, see the scan README).
-inline constexpr PipelineShape kStage8Shape{8, 3};
-//! The default schedule's look-back: stage 4's (not the near look-back of `-near` shapes).
-inline constexpr bool kStage8Near = false;
-//! The default schedule's consumers: they reduce the next tile before waiting for this one's prefix.
-inline constexpr bool kStage8Ahead = true;
 
 //! Stage 8 at a shape, as the harness sees it (the name and texts of the default shape).
 //! @tparam Near, Ahead the schedule (scan_bulk_pipeline); both false at the default shape
@@ -682,8 +698,8 @@ harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
              "warp finds each prefix while the consumer warps scan; persistent blocks (sm_90+)";
   s.source = "PTX ISA cp.async.bulk and mbarrier; CCCL warpspeed scan (NVIDIA/cccl 6644, 6811); Merrill and Garland 2016";
   s.deterministic = false;
-  s.min_block = kPipelineMinBlock;
-  s.max_block = kPipelineMaxBlock;
+  s.min_block = kIsStage8Default<Vectors, Stages, Near, Ahead> ? kPipelineMinBlock : kPipelineShapeBlock;
+  s.max_block = kIsStage8Default<Vectors, Stages, Near, Ahead> ? kPipelineMaxBlock : kPipelineShapeBlock;
   s.grid_for = [](const harness::ScanArgs& a) {
     return pipeline_grid<Vectors, Stages, Near, Ahead>(a, grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
   };
@@ -732,11 +748,7 @@ inline std::vector<harness::Stage<harness::Scan>> scan_stage_8_shapes() {
                                                scan_stage_8_shape_stage<6, 4, false, true>(),
                                                scan_stage_8_shape_stage<4, 6, false, true>()};
   const std::vector<std::string> names = scan_stage_8_shape_names();
-  for (std::size_t i = 1; i < v.size(); ++i) {
-    v[i].label = "bulk-copy pipeline, " + names[i];
-    // The deeper rings would not fit in shared memory at block 512; the 8x3 schedules do (one block an SM).
-    if (names[i].rfind("8x3", 0) != 0) v[i].max_block = 256;
-  }
+  for (std::size_t i = 1; i < v.size(); ++i) v[i].label = "bulk-copy pipeline, " + names[i];
   return v;
 }
 
