@@ -32,7 +32,7 @@ Chapter 8 (--chapter ch08, reduce_stage_0..5; the first pass, the stage's own ke
   4 -> 5   DRAM throughput rises by >= 15 points: 16-byte loads, four in flight per thread (bytes in
            flight, what holds stages 2-4 near half the peak); still one barrier per block
 
-Chapter 8, scan (--chapter ch08-scan, scan_stage_1..7, run at n = 2^26 by the profile test; the
+Chapter 8, scan (--chapter ch08-scan, scan_stage_1..8, run at n = 2^26 by the profile test; the
 first kernel of each launch):
   1 -> 2   shared-memory bank conflicts fall (padding of i / 32 in the Blelloch block scan)
   4 -> 7   DRAM throughput rises by >= 20 points: stage 4's small scalar tiles leave warps waiting

@@ -59,7 +59,7 @@ FINISHES = [("atomic", ["--finish", "atomic"]), ("partials", ["--finish", "parti
 VARIANTS = {"scan_block_blelloch": [("block1024", ["--block", "1024"])],
             "histogram_stage_1": [("skip", ["--skip-empty", "on"]), ("fold_all", ["--skip-empty", "off"])],
             "histogram_stage_7": [("copies1", ["--copies", "1"]), ("copies4", ["--copies", "4"])],
-            # Stage 7's knobs and stage 8's shapes (issue 24): the default and the most different form.
+            # Stage 7's knobs (issue 24): the default and the most different form.
             "scan_stage_7": [("default", ["--tuning", "default"]), ("backoff-occ62", ["--tuning", "backoff-occ62"])],
             # Stage 8: the default (reduce-ahead), the plain schedule, the near look-back.
             "scan_stage_8": [("8x3-ahead", ["--pipeline", "8x3-ahead"]), ("4x4", ["--pipeline", "4x4"]),

@@ -17,7 +17,8 @@
 //!     with streaming stores (stage 7);
 //!   - the **look-back warp** runs stage 4's look-back (look_back_exclusive) for the same tile as
 //!     soon as the tile's data has landed, while the consumers scan it; it publishes nothing itself.
-//! So the loads of the next Stages - 1 tiles are in flight while a tile is scanned and looked back,
+//! So the loads of the next Stages - 1 tiles are in flight while a tile is scanned and looked back
+//! (Stages - 2 with the default reduce-ahead consumers, which hold two stages: see `-ahead` below),
 //! and the look-back overlaps the scan instead of following it.
 //!
 //! What waits on what: four mbarriers per stage s of the ring (a phase per use of the stage).
@@ -688,7 +689,8 @@ void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
 
 
 //! Stage 8 at a shape, as the harness sees it (the name and texts of the default shape).
-//! @tparam Near, Ahead the schedule (scan_bulk_pipeline); both false at the default shape
+//! @tparam Near, Ahead the schedule (scan_bulk_pipeline); both false: the plain schedule (the default
+//!         shape is kStage8Near, kStage8Ahead: reduce-ahead)
 template <int Vectors, int Stages, bool Near = false, bool Ahead = false>
 harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
   harness::Stage<harness::Scan> s;

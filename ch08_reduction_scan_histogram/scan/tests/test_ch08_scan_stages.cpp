@@ -2,8 +2,8 @@
 // exclusive and inclusive, sizes 0, 1, 7, 31, 32, 33, 1000, block +-1, one below / at / one past a
 // tile and a tile of tiles, 2^20+3, 2^24, every supported block size, on exact data (every element
 // +1 or -1: every output equal) and seeded signed data (each prefix against the stage's depth bound, or
-// "not checked"), on poisoned outputs and workspaces; and 2^31 + 1 ints at block 256 for the last
-// stage of each family.
+// "not checked"), on poisoned outputs and workspaces; and 2^31 + 1 ints at block 256 for one stage
+// of each family.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -68,15 +68,17 @@ TEST_CASE("scan_stage_8: every ring shape (sm_90+)", "[gpu][ch08][scan]") {
   }
 }
 
-// Past 2^31 the default run takes the last stage of each family -- three passes (stage 3), one pass
-// with decoupled look-back (stage 7), the bulk-copy pipeline (stage 8) -- since a stage's 64-bit
-// indexing is shared with the earlier stages of its family (each stage file says what it reuses);
-// every multi-block stage runs there in test_scan_gpu.long (label `long`).
-TEST_CASE("the last stage of each scan family at n = 2^31 + 1 ints", "[gpu][ch08][scan][large]") {
+// Past 2^31 the default run takes one stage of each family of kernels, the last where several share
+// one kernel: the three-pass Blelloch scan (stage 2: stage 1's kernels with a padded shared-memory
+// layout), reduce-then-scan with warp shuffles (stage 3), the scalar decoupled look-back (stage 4),
+// the vectorised look-back (stage 7: the kernel of stages 5 to 7, with more vectors and cache
+// hints), the bulk-copy pipeline (stage 8). Every multi-block stage runs there in
+// test_scan_gpu.long (label `long`).
+TEST_CASE("one scan stage of each family at n = 2^31 + 1 ints", "[gpu][ch08][scan][large]") {
   Scan::Config exclusive;
   Session<Scan>& s = testing_support::cached_session<Scan>(DType::i32, exclusive, (std::size_t{1} << 31) + 1,
                                                           "signed", testing_support::run_seed());
-  for (const std::string& name : {"scan_stage_3", "scan_stage_7", "scan_stage_8"}) {
+  for (const std::string& name : {"scan_stage_2", "scan_stage_3", "scan_stage_4", "scan_stage_7", "scan_stage_8"}) {
     const Stage<Scan> st = ch08::scan_stage_named(name);
     if (!ch08::scan_refusal_here(st).empty()) continue;  // stage 8 below sm_90
     INFO(st.name);

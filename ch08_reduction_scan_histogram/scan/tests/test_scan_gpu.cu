@@ -7,7 +7,7 @@
 //     always 1;
 //   - the broken stage fails the check; the --trace kernel agrees with the host model;
 //   - [large], hidden, in [long] (CTest label `long`): n = 2^31 + 1 ints through every multi-block
-//     stage (test_ch08_scan_stages does it in the default run).
+//     stage (test_ch08_scan_stages runs one stage of each family there in the default run).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -212,7 +212,7 @@ TEST_CASE("the --trace kernel agrees with the host model (exercise 3)", "[gpu][s
   CHECK(ch08::blelloch_trace(DType::i32, {3, 1, 7, 0, 4, 1, 6, 3, 5}) == 0);
 }
 
-// Hidden ([long]): test_ch08_scan_stages runs the last stage of each family at 2^31 + 1 ints in the
+// Hidden ([long]): test_ch08_scan_stages runs one stage of each family at 2^31 + 1 ints in the
 // default run; this runs every multi-block stage there, through this file's own runner (its own
 // input and check).
 TEST_CASE("n = 2^31 + 1 ints through every multi-block stage", "[.][long][gpu][scan][large]") {
