@@ -161,9 +161,11 @@ if want shapes; then
   s8=$(prog scan_stage_8); s7=$(prog scan_stage_7)
   if [ -n "$s8" ] && [ -n "$s7" ]; then
     f="$OUT/scan_shapes_2e28_float.txt"; : >"$f"
-    # The shape names, as scan_stage_8 --help lists them after --pipeline.
-    shapes=$("$s8" --help | sed -n 's/.*--pipeline TEXT:{\([^}]*\)}.*/\1/p' | tr ',' ' ')
+    # choices <program> <flag>: the values the program's --help lists for the flag.
+    choices() { "$1" --help | sed -n "s/.*$2 TEXT:{\([^}]*\)}.*/\1/p" | tr ',' ' '; }
+    shapes=$(choices "$s8" --pipeline); knobs=$(choices "$s7" --tuning)
     [ -n "$shapes" ] || shapes="8x3-ahead"
+    [ -n "$knobs" ] || knobs="default"
     for v in $shapes; do
       echo "### scan_stage_8 --pipeline $v" >>"$f"
       "$s8" --n 2^28 --pipeline "$v" --csv "$OUT/scan_shapes_2e28_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
@@ -172,7 +174,7 @@ if want shapes; then
       echo "### scan_stage_8 --block $b" >>"$f"
       "$s8" --n 2^28 --block $b --csv "$OUT/scan_shapes_2e28_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
     done
-    for k in default backoff occ62 occ75 backoff-occ62; do
+    for k in $knobs; do
       echo "### scan_stage_7 --tuning $k" >>"$f"
       "$s7" --n 2^28 --tuning $k --csv "$OUT/scan_shapes_2e28_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
     done

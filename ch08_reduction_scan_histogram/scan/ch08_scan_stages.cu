@@ -29,7 +29,11 @@ harness::Stage<harness::Scan> scan_stage_named(const std::string& name) {
 
 std::vector<harness::Stage<harness::Scan>> scan_stage_7_knob_stages() { return scan_stage_7_tunings(); }
 
+std::vector<std::string> scan_stage_7_knob_names() { return scan_stage_7_tuning_names(); }
+
 std::vector<harness::Stage<harness::Scan>> scan_stage_8_shape_stages() { return scan_stage_8_shapes(); }
+
+std::vector<std::string> scan_stage_8_pipeline_names() { return scan_stage_8_shape_names(); }
 
 int blelloch_trace(harness::DType type, const std::vector<double>& values) {
   return print_blelloch_trace(type, values);

@@ -26,8 +26,14 @@ int blelloch_trace(harness::DType type, const std::vector<double>& values);
 //! Stage 7 in each form of `scan_stage_7 --tuning` (default, backoff, occ62, occ75, backoff-occ62).
 std::vector<harness::Stage<harness::Scan>> scan_stage_7_knob_stages();
 
+//! The `--tuning` names of scan_stage_7_knob_stages(), in its order.
+std::vector<std::string> scan_stage_7_knob_names();
+
 //! Stage 8 at each ring shape of `scan_stage_8 --pipeline` (the default first).
 std::vector<harness::Stage<harness::Scan>> scan_stage_8_shape_stages();
+
+//! The `--pipeline` names of scan_stage_8_shape_stages(), in its order (the default first).
+std::vector<std::string> scan_stage_8_pipeline_names();
 
 //! Why this GPU (or build) cannot run `stage`, or "" (see harness::Scan::Caps::device_refusal).
 inline std::string scan_refusal_here(const harness::Stage<harness::Scan>& stage) {

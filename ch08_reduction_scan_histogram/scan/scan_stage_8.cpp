@@ -11,8 +11,7 @@ int main(int argc, char** argv) {
   harness::StageProgram<harness::Scan> program;
   program.variants = ch08::scan_stage_8_shape_stages();
   program.variant_flag = "--pipeline";
-  program.variant_names = {"8x3-ahead", "8x3", "8x2", "8x4", "4x4", "4x6", "8x3-near", "8x3-near-ahead",
-                           "4x4-near-ahead", "6x4-ahead", "4x6-ahead"};  // the order of scan_stage_8_shape_stages()
+  program.variant_names = ch08::scan_stage_8_pipeline_names();
   program.variant_help = "Vectors of 16 bytes per consumer thread x tiles in the shared-memory ring, then the "
                          "schedule: -near (look-back stops at the block's previous tile), -ahead (next tile "
                          "reduced before this one's prefix) (8x3-ahead: the ladder's, at blocks 128 to 512; the others "

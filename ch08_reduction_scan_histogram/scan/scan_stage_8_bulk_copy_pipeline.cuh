@@ -700,8 +700,9 @@ harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
              "warp finds each prefix while the consumer warps scan; persistent blocks (sm_90+)";
   s.source = "PTX ISA cp.async.bulk and mbarrier; CCCL warpspeed scan (NVIDIA/cccl 6644, 6811); Merrill and Garland 2016";
   s.deterministic = false;
-  s.min_block = kIsStage8Default<Vectors, Stages, Near, Ahead> ? kPipelineMinBlock : kPipelineShapeBlock;
-  s.max_block = kIsStage8Default<Vectors, Stages, Near, Ahead> ? kPipelineMaxBlock : kPipelineShapeBlock;
+  constexpr bool kDefault = kIsStage8Default<Vectors, Stages, Near, Ahead>;
+  s.min_block = kDefault ? kPipelineMinBlock : kPipelineShapeBlock;
+  s.max_block = kDefault ? kPipelineMaxBlock : kPipelineShapeBlock;
   s.grid_for = [](const harness::ScanArgs& a) {
     return pipeline_grid<Vectors, Stages, Near, Ahead>(a, grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
   };
