@@ -173,7 +173,7 @@ def bandwidth_bars(plt, df, peak_gbs, out):
     ax.set_xticks(range(len(stages)))
     ax.set_xticklabels(["%s\n%s" % (short(s), textwrap.fill(labels.get(s, ""), 13)) for s in stages],
                        fontsize=7.5)
-    ax.set_ylabel("GB/s (input bytes / median time)")
+    ax.set_ylabel("GB/s (bytes the problem must move / median time)")
     title = "Ladder: GB/s per stage" + (" (%s)" % series_label(df[df["source"] == sources[0]]) if single else "")
     if device_name(df):
         title += ", " + device_name(df)
