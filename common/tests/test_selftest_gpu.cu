@@ -4,12 +4,13 @@
 // each problem's own bug -- must be reported as FAILED, for every type, at the sizes where a check on
 // mostly-zero data would miss a lost element (2^24 + 3, 2^28) and past 2^31.
 //
-// The default run takes one seed per size: every type at 2^24 + 3 and 2^28, and past 2^31 one type
-// per problem (reduction int, scan float, histogram float samples: the stage-program self-tests
-// past 2^31, selftest.*_2e31, take float, int and uint8). The tests tagged [long] (CTest label
-// `long`, one CTest entry per problem: long.selftest_seeds_{reduce,scan,histogram}) take 20 seeds
-// at 2^24 + 3 and 2^28 and 2 seeds at 2^31 + 1 for every type (the small sizes, every block size,
-// stay with the default run's one seed), as docs/results/H200/selftest/ records.
+// The default run takes one seed per size, every type, at the small sizes, 2^24 + 3 and 2^28; past
+// 2^31 the default run's self-test is the stage programs' (CTest selftest.*_2e31: one broken stage
+// per problem at 2^31 + 1, float reduction, int scan, uint8 histogram), each a few seconds, so this
+// program's sweep past 2^31 is left to [long]. The tests tagged [long] (CTest label `long`, one
+// CTest entry per problem: long.selftest_seeds_{reduce,scan,histogram}) take 20 seeds at 2^24 + 3
+// and 2^28 and 2 seeds at 2^31 + 1, every broken stage and every type (the small sizes, every
+// block size, stay with the default run's one seed), as docs/results/H200/selftest/ records.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -71,19 +72,16 @@ const std::vector<DType> kSamples{DType::u8, DType::i32, DType::f32};
 
 }  // namespace
 
-TEST_CASE("broken reductions are reported as failed at every size (one seed)", "[gpu][selftest]") {
+TEST_CASE("broken reductions are reported as failed up to 2^28 (one seed)", "[gpu][selftest]") {
   CHECK(expect_failures<Reduce>(broken_reduce_stages(), kNumeric, {kPast2e24, k2e28}, seeds(1), true) > 0);
-  CHECK(expect_failures<Reduce>(broken_reduce_stages(), {DType::i32}, {kPast2e31}, seeds(1), false) > 0);
 }
 
-TEST_CASE("broken scans are reported as failed at every size (one seed)", "[gpu][selftest]") {
+TEST_CASE("broken scans are reported as failed up to 2^28 (one seed)", "[gpu][selftest]") {
   CHECK(expect_failures<Scan>(broken_scan_stages(), kNumeric, {kPast2e24, k2e28}, seeds(1), true) > 0);
-  CHECK(expect_failures<Scan>(broken_scan_stages(), {DType::f32}, {kPast2e31}, seeds(1), false) > 0);
 }
 
-TEST_CASE("broken histograms are reported as failed at every size (one seed)", "[gpu][selftest]") {
+TEST_CASE("broken histograms are reported as failed up to 2^28 (one seed)", "[gpu][selftest]") {
   CHECK(expect_failures<Histogram>(broken_histogram_stages(), kSamples, {kPast2e24, k2e28}, seeds(1), true) > 0);
-  CHECK(expect_failures<Histogram>(broken_histogram_stages(), {DType::f32}, {kPast2e31}, seeds(1), false) > 0);
 }
 
 TEST_CASE("broken reductions are reported as failed for 20 seeds (2 past 2^31)", "[.][long][selftest]") {
