@@ -28,10 +28,12 @@ with a summary in $OUT/summary.txt. Steps (default: all of them, in this order):
              k in $HIST_SIZES, and the contention sweep at 2^27: histogram_ladder_2e<k>_uint8_<dist>
   sweep      scripts/size_sweep.sh over chapter 7's ladder into $OUT/sweep
 Steps run only when named:
-  shapes     scan stage 8's every --pipeline shape and stage 7's every --tuning knob at 2^28 floats,
-             then the scan ladder there (stages 7 and 8 beside CUB and the copy) in the same run:
-             $OUT/scan_shapes_2e28_float.txt (each run's time, throughput and verdict lines),
-             scan_shapes_2e28_float.csv, scan_ladder_2e28_float_stages7_8.csv / .md
+  shapes     scan stage 8's every --pipeline shape (or those in $SHAPES), its default at the blocks
+             in $SHAPE_BLOCKS ["128 512"] and stage 7's every --tuning knob (or those in $KNOBS; empty:
+             none) at 2^k floats for k in $SHAPE_SIZES ["28"], then the scan ladder there (stages 7
+             and 8 beside CUB and the copy) in the same run: $OUT/scan_shapes_2e<k>_float.txt (each
+             run's time, throughput and verdict lines), scan_shapes_2e<k>_float.csv,
+             scan_ladder_2e<k>_float_stages7_8.csv / .md
   multigpu   ctest -L multigpu, then the multi-GPU tables (strong scaling of multi_gpu_reduce at
              2^28, 2^30 and 2^31 + 5 floats, multi_gpu_allreduce at 2^16 .. 2^28) into
              $OUT/multi_gpu (needs NCCL; more than one GPU for more than G = 1)
@@ -160,29 +162,30 @@ fi
 if want shapes; then
   s8=$(prog scan_stage_8); s7=$(prog scan_stage_7)
   if [ -n "$s8" ] && [ -n "$s7" ]; then
-    f="$OUT/scan_shapes_2e28_float.txt"; : >"$f"
     # choices <program> <flag>: the values the program's --help lists for the flag.
     choices() { "$1" --help | sed -n "s/.*$2 TEXT:{\([^}]*\)}.*/\1/p" | tr ',' ' '; }
-    shapes=$(choices "$s8" --pipeline); knobs=$(choices "$s7" --tuning)
-    [ -n "$shapes" ] || shapes="8x3-ahead"
-    [ -n "$knobs" ] || knobs="default"
-    for v in $shapes; do
-      echo "### scan_stage_8 --pipeline $v" >>"$f"
-      "$s8" --n 2^28 --pipeline "$v" --csv "$OUT/scan_shapes_2e28_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
+    shapes=${SHAPES:-$(choices "$s8" --pipeline)}; knobs=${KNOBS-$(choices "$s7" --tuning)}
+    [ -n "$shapes" ] || shapes="default"
+    for k in ${SHAPE_SIZES:-28}; do
+      f="$OUT/scan_shapes_2e${k}_float.txt"; : >"$f"
+      for v in $shapes; do
+        echo "### scan_stage_8 --pipeline $v" >>"$f"
+        "$s8" --n 2^$k --pipeline "$v" --csv "$OUT/scan_shapes_2e${k}_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
+      done
+      for b in ${SHAPE_BLOCKS-128 512}; do
+        echo "### scan_stage_8 --block $b" >>"$f"
+        "$s8" --n 2^$k --block $b --csv "$OUT/scan_shapes_2e${k}_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
+      done
+      for t in $knobs; do
+        echo "### scan_stage_7 --tuning $t" >>"$f"
+        "$s7" --n 2^$k --tuning $t --csv "$OUT/scan_shapes_2e${k}_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
+      done
+      note "scan shapes 2^$k: $(grep -c '^###' "$f") runs, $(grep -c 'verify: *PASS' "$f") verified"
+      run_ladder scan_ladder "scan_ladder_2e${k}_float_stages7_8" --n 2^$k --iters 30 --stages scan_stage_7,scan_stage_8
     done
-    for b in 128 512; do
-      echo "### scan_stage_8 --block $b" >>"$f"
-      "$s8" --n 2^28 --block $b --csv "$OUT/scan_shapes_2e28_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
-    done
-    for k in $knobs; do
-      echo "### scan_stage_7 --tuning $k" >>"$f"
-      "$s7" --n 2^28 --tuning $k --csv "$OUT/scan_shapes_2e28_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
-    done
-    note "scan shapes: $(grep -c '^###' "$f") runs, $(grep -c 'verify: *PASS' "$f") verified"
   else
     missing "scan_stage_7 / scan_stage_8"
   fi
-  run_ladder scan_ladder "scan_ladder_2e28_float_stages7_8" --n 2^28 --iters 30 --stages scan_stage_7,scan_stage_8
 fi
 
 if want histogram; then

@@ -61,9 +61,9 @@ VARIANTS = {"scan_block_blelloch": [("block1024", ["--block", "1024"])],
             "histogram_stage_7": [("copies1", ["--copies", "1"]), ("copies4", ["--copies", "4"])],
             # Stage 7's knobs (issue 24): the default and the most different form.
             "scan_stage_7": [("default", ["--tuning", "default"]), ("backoff-occ62", ["--tuning", "backoff-occ62"])],
-            # Stage 8: the default (reduce-ahead), the plain schedule, the near look-back.
-            "scan_stage_8": [("8x3-ahead", ["--pipeline", "8x3-ahead"]), ("4x4", ["--pipeline", "4x4"]),
-                             ("4x4-near-ahead", ["--pipeline", "4x4-near-ahead"])],
+            # Stage 8: the default, then reduce-ahead, the plain schedule and the 4-window near look-back.
+            "scan_stage_8": [("default", []), ("8x3-ahead", ["--pipeline", "8x3-ahead"]),
+                             ("8x3", ["--pipeline", "8x3"]), ("8x3-near-early", ["--pipeline", "8x3-near-early"])],
             "reduce_kernel_6": [("syncwarp", ["--last-warp", "syncwarp"]),
                                 ("syncwarp_partials", ["--last-warp", "syncwarp", "--finish", "partials"]),
                                 ("volatile", ["--last-warp", "volatile"]),

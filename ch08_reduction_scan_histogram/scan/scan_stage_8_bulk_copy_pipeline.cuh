@@ -242,12 +242,58 @@ __device__ __forceinline__ T look_back_near(const TileStatus<T>& status, unsigne
   }
 }
 
+//! The look-back warp's sum of the tile in a stage (`-early` shapes): its 32 lanes read the stage with
+//! 16-byte loads (element by element when the stage is misaligned or the tile short) and add, each
+//! lane into four independent partial sums per vector element, so that the additions do not wait
+//! on one another.
+//! @return in every lane: the sum of the tile's `count` elements
+template <class T, int Block, int Vectors>
+__device__ __forceinline__ T sum_stage(const T* stage, std::size_t count, unsigned skip) {
+  using V = typename Vec16<T>::type;
+  constexpr int kVec = kVecItems<T>;
+  constexpr int kPerLane = Block * Vectors / 32;  // 16-byte vectors each lane adds
+  constexpr int kChains = 4;                      // independent partial sums per vector element
+  static_assert(kPerLane % kChains == 0, "whole rounds of the partial sums");
+  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
+  const unsigned lane = threadIdx.x % 32;
+  T part = T(0);
+  if (skip == 0 && count == kTile) {
+    T acc[kChains][kVec];
+#pragma unroll
+    for (int c = 0; c < kChains; ++c)
+#pragma unroll
+      for (int k = 0; k < kVec; ++k) acc[c][k] = T(0);
+#pragma unroll 2
+    for (int j = 0; j < kPerLane; j += kChains) {
+#pragma unroll
+      for (int c = 0; c < kChains; ++c) {
+        const V v = *reinterpret_cast<const V*>(stage + (static_cast<std::size_t>(j + c) * 32 + lane) * kVec);
+        T x[kVec];
+        std::memcpy(x, &v, sizeof v);
+#pragma unroll
+        for (int k = 0; k < kVec; ++k) acc[c][k] = acc[c][k] + x[k];
+      }
+    }
+#pragma unroll
+    for (int c = 0; c < kChains; ++c)
+#pragma unroll
+      for (int k = 0; k < kVec; ++k) part = part + acc[c][k];
+  } else {
+    for (std::size_t e = lane; e < count; e += 32) part = part + stage[e];
+  }
+  return warp_sum(part);
+}
+
 //! The look-back warp: for each tile of the ring, once its data is in (its index is then known too),
 //! the sum of all tiles before it, handed to the consumers: stage 4's look_back_exclusive, or with
-//! Near look_back_near from the block's previous tile.
-template <class T, int Block, int Stages, bool Near>
-__device__ __forceinline__ void pipeline_look_back(const TileStatus<T>& status,
+//! Near look_back_near from the block's previous tile. With Early it first sums the tile itself and
+//! publishes the aggregate, and after the look-back it publishes the inclusive prefix: both as soon
+//! as the tile has landed, without waiting for the consumers.
+template <class T, int Block, int Vectors, int Stages, int Windows, bool Early>
+__device__ __forceinline__ void pipeline_look_back(std::size_t n, const TileStatus<T>& status, unsigned skip,
+                                                   const unsigned char* buffers,
                                                    PipelineSlots<T, Stages, Block / 32>& slots) {
+  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVecItems<T>;
   const unsigned lane = threadIdx.x % 32;
   long long known_tile = -1;  // the block's previous tile (its tiles come in increasing order)
   T known_exclusive = T(0);   // and its exclusive prefix
@@ -256,12 +302,24 @@ __device__ __forceinline__ void pipeline_look_back(const TileStatus<T>& status,
     wait_phase(&slots.full[s], parity);
     const unsigned tile = slots.tile[s];
     if (tile == kNoTile) return;
+    T aggregate = T(0);
+    if constexpr (Early) {
+      const std::size_t first = static_cast<std::size_t>(tile) * kTile;
+      const std::size_t count = n - first < kTile ? n - first : kTile;
+      aggregate = sum_stage<T, Block, Vectors>(
+          reinterpret_cast<const T*>(buffers + static_cast<std::size_t>(s) * pipeline_stage_bytes<Block, Vectors>()) +
+              skip,
+          count, skip);
+      if (lane == 0) status.publish(tile, tile == 0 ? kTileInclusive : kTileAggregate, aggregate);
+    }
     T exclusive = T(0);
     if (tile != 0) {
-      if constexpr (Near)
-        exclusive = look_back_near<T, kNearWindows>(status, tile, known_tile, known_exclusive);
+      if constexpr (Windows > 0)
+        exclusive = look_back_near<T, Windows>(status, tile, known_tile, known_exclusive);
       else
         exclusive = look_back_exclusive<T>(status, tile);
+      if constexpr (Early)
+        if (lane == 0) status.publish(tile, kTileInclusive, exclusive + aggregate);
     }
     known_tile = tile;
     known_exclusive = exclusive;
@@ -339,8 +397,9 @@ __device__ __forceinline__ const T* stage_elements(const unsigned char* buffers,
 
 //! The consumer warps (threads 0 .. Block - 1): for each tile of the ring, read it from the stage,
 //! scan it (stage 5's warp-striped scan), publish the aggregate, add the prefix the look-back warp
-//! found, publish the inclusive prefix, store.
-template <class T, int Block, int Vectors, int Stages>
+//! found, publish the inclusive prefix, store. With Early the look-back warp publishes both, and
+//! the consumers only scan, add the prefix and store.
+template <class T, int Block, int Vectors, int Stages, bool Early>
 __device__ __forceinline__ void pipeline_consumer(T* __restrict__ out, std::size_t n, const TileStatus<T>& status,
                                                   bool inclusive, unsigned skip, bool out_aligned,
                                                   const unsigned char* buffers,
@@ -375,12 +434,14 @@ __device__ __forceinline__ void pipeline_consumer(T* __restrict__ out, std::size
       if (w < static_cast<int>(warp)) warp_exclusive = warp_exclusive + v;
       aggregate = aggregate + v;
     }
-    if (threadIdx.x == 0) status.publish(tile, tile == 0 ? kTileInclusive : kTileAggregate, aggregate);
+    if constexpr (!Early)
+      if (threadIdx.x == 0) status.publish(tile, tile == 0 ? kTileInclusive : kTileAggregate, aggregate);
 
     // The prefix of every tile before this one, from the look-back warp.
     wait_phase(&slots.prefix_ready[s], parity);
     const T prefix = slots.prefix[s];
-    if (threadIdx.x == 0 && tile != 0) status.publish(tile, kTileInclusive, prefix + aggregate);
+    if constexpr (!Early)
+      if (threadIdx.x == 0 && tile != 0) status.publish(tile, kTileInclusive, prefix + aggregate);
     __syncwarp();
     if (lane == 0) arrive(&slots.empty[s]);  // this warp has read the stage, its sums and prefix
 
@@ -510,6 +571,8 @@ inline constexpr int kPipelineMinBlocksPerSm = Block <= 128 ? 4 : Block <= 256 ?
 //! @tparam Stages tiles in the ring (2 or more)
 //! @tparam Near the look-back warp stops at the block's previous tile (look_back_near)
 //! @tparam Ahead the consumers reduce the next tile before waiting for this one's prefix
+//! @tparam Early the look-back warp sums each tile and publishes its aggregate and inclusive prefix
+//!         (not with Ahead)
 //! @param[in] in n elements (aligned to sizeof(T); any 16-byte alignment)
 //! @param[out] out n prefixes (must not overlap `in`; aligned to sizeof(T))
 //! @param[in] n number of elements (> 0)
@@ -519,7 +582,7 @@ inline constexpr int kPipelineMinBlocksPerSm = Block <= 128 ? 4 : Block <= 256 ?
 //! @param[in] inclusive inclusive or exclusive prefixes
 //! Launch: any grid (default: the resident blocks); dynamic shared memory Stages *
 //! pipeline_stage_bytes<Block, Vectors>(). Requires sm_90; compiled for less, it traps.
-template <class T, int Block, int Vectors, int Stages, bool Near, bool Ahead>
+template <class T, int Block, int Vectors, int Stages, int Windows, bool Ahead, bool Early>
 __global__ void __launch_bounds__(Block + 64, kPipelineMinBlocksPerSm<Block>)
     scan_bulk_pipeline(const T* __restrict__ in, T* __restrict__ out, std::size_t n, unsigned tiles,
                        unsigned* tile_counter, TileStatus<T> status, bool inclusive) {
@@ -527,6 +590,7 @@ __global__ void __launch_bounds__(Block + 64, kPipelineMinBlocksPerSm<Block>)
   __trap();  // never launched: the stage refuses GPUs below sm_90 and builds without sm_90 code
 #else
   static_assert(Block % 32 == 0 && Stages >= 2, "whole consumer warps, at least two stages");
+  static_assert(!(Ahead && Early), "-early consumers do not reduce: it is one schedule or the other");
   constexpr int kWarps = Block / 32;
   extern __shared__ __align__(128) unsigned char buffers[];
   __shared__ PipelineSlots<T, Stages, kWarps> slots;
@@ -547,13 +611,13 @@ __global__ void __launch_bounds__(Block + 64, kPipelineMinBlocksPerSm<Block>)
   if (warp == kWarps) {
     pipeline_producer<T, Block, Vectors, Stages>(in, n, tiles, tile_counter, skip, buffers, slots);
   } else if (warp == kWarps + 1) {
-    pipeline_look_back<T, Block, Stages, Near>(status, slots);
+    pipeline_look_back<T, Block, Vectors, Stages, Windows, Early>(n, status, skip, buffers, slots);
   } else {
     const bool out_aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
     if constexpr (Ahead)
       pipeline_consumer_ahead<T, Block, Vectors, Stages>(out, n, status, inclusive, skip, out_aligned, buffers, slots);
     else
-      pipeline_consumer<T, Block, Vectors, Stages>(out, n, status, inclusive, skip, out_aligned, buffers, slots);
+      pipeline_consumer<T, Block, Vectors, Stages, Early>(out, n, status, inclusive, skip, out_aligned, buffers, slots);
   }
 #endif
 }
@@ -575,36 +639,44 @@ inline constexpr int kPipelineMinBlock = 128;
 //! Largest consumer block of stage 8 (at 8 vectors, 3 stages of 64 KiB).
 inline constexpr int kPipelineMaxBlock = 512;
 
+//! Windows of 32 predecessors per round trip of the wide near look-back (`-near16` shapes): 512
+//! tiles, more than one round of the resident blocks on an H200 (264 at the default shape), so the
+//! walk back to the block's previous tile is one round trip to L2.
+inline constexpr int kWideWindows = 16;
+
 //! Stage 8's default shape: 8 vectors per consumer thread (stage 7's tile), 3 stages in the ring
-//! (about 97 KiB at block 256: two blocks per H200 SM), with the reduce-ahead schedule (`8x3-ahead`:
-//! the fastest of the shapes timed side by side on the H200, see the scan README).
+//! (about 97 KiB at block 256: two blocks per H200 SM), with the early schedule and the wide near
+//! look-back (`8x3-near16-early`).
 inline constexpr PipelineShape kStage8Shape{8, 3};
-//! The default schedule's look-back: stage 4's (not the near look-back of `-near` shapes).
-inline constexpr bool kStage8Near = false;
-//! The default schedule's consumers: they reduce the next tile before waiting for this one's prefix.
-inline constexpr bool kStage8Ahead = true;
+//! The default schedule's look-back: the near look-back, 16 windows per round trip.
+inline constexpr int kStage8Windows = kWideWindows;
+//! The default schedule's consumers do not reduce ahead (`-ahead`)...
+inline constexpr bool kStage8Ahead = false;
+//! ...because the look-back warp publishes every tile's aggregate and inclusive prefix (`-early`).
+inline constexpr bool kStage8Early = true;
 
 //! The consumer block of the shapes other than the default, which exist to be timed against it at
 //! the ladder's block size: they are compiled at this size only (the default at 128, 256 and 512).
 inline constexpr int kPipelineShapeBlock = 256;
 
 //! Whether a shape is stage 8's default (compiled at every block size of the stage).
-template <int Vectors, int Stages, bool Near, bool Ahead>
+template <int Vectors, int Stages, int Windows, bool Ahead, bool Early>
 inline constexpr bool kIsStage8Default = Vectors == kStage8Shape.vectors && Stages == kStage8Shape.stages &&
-                                         Near == kStage8Near && Ahead == kStage8Ahead;
+                                         Windows == kStage8Windows && Ahead == kStage8Ahead &&
+                                         Early == kStage8Early;
 
 //! Calls `f(kernel, T{}, block)` with stage 8's kernel at the arguments' type and block size
 //! (clamped to 128..512 for the default shape, to 256 for the others; the stage's validation
 //! refuses other sizes first).
-template <int Vectors, int Stages, bool Near, bool Ahead, class F>
+template <int Vectors, int Stages, int Windows, bool Ahead, bool Early, class F>
 void with_pipeline_kernel(harness::DType type, int block, F&& f) {
   harness::with_input_type(type, [&](auto t) {
     using T = decltype(t);
     harness::with_block_size(block, [&](auto b) {
-      constexpr bool kEvery = kIsStage8Default<Vectors, Stages, Near, Ahead>;
+      constexpr bool kEvery = kIsStage8Default<Vectors, Stages, Windows, Ahead, Early>;
       constexpr int kBlock = std::clamp(decltype(b)::value, kEvery ? kPipelineMinBlock : kPipelineShapeBlock,
                                         kEvery ? kPipelineMaxBlock : kPipelineShapeBlock);
-      f(scan_bulk_pipeline<T, kBlock, Vectors, Stages, Near, Ahead>, t, std::integral_constant<int, kBlock>{});
+      f(scan_bulk_pipeline<T, kBlock, Vectors, Stages, Windows, Ahead, Early>, t, std::integral_constant<int, kBlock>{});
     });
   });
 }
@@ -640,11 +712,11 @@ inline std::string pipeline_refusal(const void* kernel) {
 //! Resident blocks of stage 8's kernel for the arguments (SMs x blocks per SM at its shared
 //! memory), at most one per tile; raises the kernel's dynamic shared-memory limit on the way.
 //! @throws UsageError when one block's ring does not fit in an SM's shared memory
-template <int Vectors, int Stages, bool Near, bool Ahead>
+template <int Vectors, int Stages, int Windows, bool Ahead, bool Early>
 std::size_t pipeline_grid(const harness::ScanArgs& a, std::size_t tiles) {
   const std::size_t smem = pipeline_smem_bytes(a.block, {Vectors, Stages});
   std::size_t resident = 0;
-  with_pipeline_kernel<Vectors, Stages, Near, Ahead>(a.type, a.block, [&](auto kernel, auto t, auto block) {
+  with_pipeline_kernel<Vectors, Stages, Windows, Ahead, Early>(a.type, a.block, [&](auto kernel, auto t, auto block) {
     using Slots = PipelineSlots<decltype(t), Stages, decltype(block)::value / 32>;
     int device = 0, sms = 0, per_sm = 0, optin = 0;
     CUDA_CHECK(cudaGetDevice(&device));
@@ -670,13 +742,13 @@ std::size_t pipeline_tile(const harness::ScanArgs& a) {
 //! Launches stage 8: reset the counter and the flags, then one kernel of resident blocks.
 //! @tparam Vectors 16-byte vectors per consumer thread
 //! @tparam Stages tiles in the ring
-//! @tparam Near, Ahead the schedule (scan_bulk_pipeline)
-template <int Vectors, int Stages, bool Near, bool Ahead>
+//! @tparam Near, Ahead, Early the schedule (scan_bulk_pipeline)
+template <int Vectors, int Stages, int Windows, bool Ahead, bool Early>
 void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
   const unsigned tiles = grid_for_tiles(a.n, pipeline_tile<Vectors>(a));
-  const std::size_t grid = pipeline_grid<Vectors, Stages, Near, Ahead>(a, tiles);
+  const std::size_t grid = pipeline_grid<Vectors, Stages, Windows, Ahead, Early>(a, tiles);
   const std::size_t smem = pipeline_smem_bytes(a.block, {Vectors, Stages});
-  with_pipeline_kernel<Vectors, Stages, Near, Ahead>(a.type, a.block, [&](auto kernel, auto t, auto block) {
+  with_pipeline_kernel<Vectors, Stages, Windows, Ahead, Early>(a.type, a.block, [&](auto kernel, auto t, auto block) {
     using T = decltype(t);
     constexpr int kBlock = decltype(block)::value;
     unsigned char* ws = a.scratch<unsigned char>();
@@ -689,9 +761,9 @@ void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
 
 
 //! Stage 8 at a shape, as the harness sees it (the name and texts of the default shape).
-//! @tparam Near, Ahead the schedule (scan_bulk_pipeline); both false: the plain schedule (the default
-//!         shape is kStage8Near, kStage8Ahead: reduce-ahead)
-template <int Vectors, int Stages, bool Near = false, bool Ahead = false>
+//! @tparam Near, Ahead, Early the schedule (scan_bulk_pipeline); all false: the plain schedule (the
+//!         default is kStage8Windows, kStage8Ahead, kStage8Early: early)
+template <int Vectors, int Stages, int Windows = 0, bool Ahead = false, bool Early = false>
 harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
   harness::Stage<harness::Scan> s;
   s.name = "scan_stage_8";
@@ -700,40 +772,47 @@ harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
              "warp finds each prefix while the consumer warps scan; persistent blocks (sm_90+)";
   s.source = "PTX ISA cp.async.bulk and mbarrier; CCCL warpspeed scan (NVIDIA/cccl 6644, 6811); Merrill and Garland 2016";
   s.deterministic = false;
-  constexpr bool kDefault = kIsStage8Default<Vectors, Stages, Near, Ahead>;
+  constexpr bool kDefault = kIsStage8Default<Vectors, Stages, Windows, Ahead, Early>;
   s.min_block = kDefault ? kPipelineMinBlock : kPipelineShapeBlock;
   s.max_block = kDefault ? kPipelineMaxBlock : kPipelineShapeBlock;
   s.grid_for = [](const harness::ScanArgs& a) {
-    return pipeline_grid<Vectors, Stages, Near, Ahead>(a, grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
+    return pipeline_grid<Vectors, Stages, Windows, Ahead, Early>(a, grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
   };
   s.workspace_bytes = [](const harness::ScanArgs& a) {
     const std::size_t tiles = grid_for_tiles(a.n, pipeline_tile<Vectors>(a));
     return harness::with_input_type(a.type, [&](auto t) { return look_back_workspace_bytes<decltype(t)>(tiles); });
   };
   s.depth = [](const harness::ScanArgs& a) {
-    return look_back_depth(vector_tile_depth(a, Vectors) + a.block / 32.0,
+    // A prefix adds the tile aggregates of the look-back to its place in the tile's scan. With
+    // -early an aggregate is the look-back warp's sum (sum_stage): at most a lane's elements in a
+    // row, then the warp's 5 levels, longer than the consumers' scan of the tile.
+    const double scan_depth = vector_tile_depth(a, Vectors) + a.block / 32.0;
+    const double sum_depth = static_cast<double>(pipeline_tile<Vectors>(a)) / 32.0 + 5;
+    return look_back_depth(Early ? std::max(scan_depth, sum_depth) : scan_depth,
                            grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
   };
   s.caps.device_refusal = [] {
     return pipeline_refusal(
-        reinterpret_cast<const void*>(scan_bulk_pipeline<float, 256, Vectors, Stages, Near, Ahead>));
+        reinterpret_cast<const void*>(scan_bulk_pipeline<float, 256, Vectors, Stages, Windows, Ahead, Early>));
   };
-  s.launch = launch_scan_bulk_pipeline<Vectors, Stages, Near, Ahead>;
+  s.launch = launch_scan_bulk_pipeline<Vectors, Stages, Windows, Ahead, Early>;
   return s;
 }
 
-//! Stage 8: the warp-specialised bulk-copy pipeline at its default shape and schedule (8x3-ahead).
+//! Stage 8: the warp-specialised bulk-copy pipeline at its default shape and schedule (8x3-early).
 inline harness::Stage<harness::Scan> scan_stage_8_stage() {
-  return scan_stage_8_shape_stage<kStage8Shape.vectors, kStage8Shape.stages, kStage8Near, kStage8Ahead>();
+  return scan_stage_8_shape_stage<kStage8Shape.vectors, kStage8Shape.stages, kStage8Windows, kStage8Ahead,
+                                  kStage8Early>();
 }
 
 //! Names of stage 8's shapes for `scan_stage_8 --pipeline`, the first the default:
 //! VECTORSxSTAGES, then the schedule: none (each tile scanned, then its prefix awaited), `-near`
 //! (the look-back stops at the block's previous tile, four windows per round trip), `-ahead` (the
-//! consumers reduce the next tile before waiting for this one's prefix), `-near-ahead` (both).
+//! consumers reduce the next tile before waiting for this one's prefix), `-near-ahead` (both),
+//! `-early` (the look-back warp sums each tile and publishes aggregate and inclusive prefix).
 inline std::vector<std::string> scan_stage_8_shape_names() {
-  return {"8x3-ahead", "8x3", "8x2", "8x4", "4x4", "4x6", "8x3-near", "8x3-near-ahead", "4x4-near-ahead",
-          "6x4-ahead", "4x6-ahead"};
+  return {"8x3-near16-early", "8x3", "8x3-near", "8x3-ahead", "8x3-near-ahead", "8x3-early", "8x3-near-early",
+          "6x4-early", "4x6-early", "4x4-near16-early", "6x4-near16-early"};
 }
 
 //! Stage 8 at each shape of scan_stage_8_shape_names(), in that order (for measuring the ring's
@@ -741,15 +820,15 @@ inline std::vector<std::string> scan_stage_8_shape_names() {
 inline std::vector<harness::Stage<harness::Scan>> scan_stage_8_shapes() {
   std::vector<harness::Stage<harness::Scan>> v{scan_stage_8_stage(),
                                                scan_stage_8_shape_stage<8, 3>(),
-                                               scan_stage_8_shape_stage<8, 2>(),
-                                               scan_stage_8_shape_stage<8, 4>(),
-                                               scan_stage_8_shape_stage<4, 4>(),
-                                               scan_stage_8_shape_stage<4, 6>(),
-                                               scan_stage_8_shape_stage<8, 3, true, false>(),
-                                               scan_stage_8_shape_stage<8, 3, true, true>(),
-                                               scan_stage_8_shape_stage<4, 4, true, true>(),
-                                               scan_stage_8_shape_stage<6, 4, false, true>(),
-                                               scan_stage_8_shape_stage<4, 6, false, true>()};
+                                               scan_stage_8_shape_stage<8, 3, kNearWindows>(),
+                                               scan_stage_8_shape_stage<8, 3, 0, true>(),
+                                               scan_stage_8_shape_stage<8, 3, kNearWindows, true>(),
+                                               scan_stage_8_shape_stage<8, 3, 0, false, true>(),
+                                               scan_stage_8_shape_stage<8, 3, kNearWindows, false, true>(),
+                                               scan_stage_8_shape_stage<6, 4, 0, false, true>(),
+                                               scan_stage_8_shape_stage<4, 6, 0, false, true>(),
+                                               scan_stage_8_shape_stage<4, 4, kWideWindows, false, true>(),
+                                               scan_stage_8_shape_stage<6, 4, kWideWindows, false, true>()};
   const std::vector<std::string> names = scan_stage_8_shape_names();
   for (std::size_t i = 1; i < v.size(); ++i) v[i].label = "bulk-copy pipeline, " + names[i];
   return v;

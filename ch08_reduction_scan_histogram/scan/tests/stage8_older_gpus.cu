@@ -11,6 +11,6 @@
 //! The default kernel's address: taking it makes nvcc compile its device code for the target.
 const void* stage8_kernel_for_older_gpus() {
   return reinterpret_cast<const void*>(
-      &ch08::scan_bulk_pipeline<float, 256, ch08::kStage8Shape.vectors, ch08::kStage8Shape.stages, ch08::kStage8Near,
-                                ch08::kStage8Ahead>);
+      &ch08::scan_bulk_pipeline<float, 256, ch08::kStage8Shape.vectors, ch08::kStage8Shape.stages, ch08::kStage8Windows,
+                                ch08::kStage8Ahead, ch08::kStage8Early>);
 }
