@@ -63,7 +63,7 @@ VARIANTS = {"scan_block_blelloch": [("block1024", ["--block", "1024"])],
             "scan_stage_7": [("default", ["--tuning", "default"]), ("backoff-occ62", ["--tuning", "backoff-occ62"])],
             # Stage 8: the default, then reduce-ahead, the plain schedule and the 4-window near look-back.
             "scan_stage_8": [("default", []), ("8x3-ahead", ["--pipeline", "8x3-ahead"]),
-                             ("8x3", ["--pipeline", "8x3"]), ("8x3-near-early", ["--pipeline", "8x3-near-early"])],
+                             ("8x3", ["--pipeline", "8x3"]), ("8x3-near16-early", ["--pipeline", "8x3-near16-early"])],
             "reduce_kernel_6": [("syncwarp", ["--last-warp", "syncwarp"]),
                                 ("syncwarp_partials", ["--last-warp", "syncwarp", "--finish", "partials"]),
                                 ("volatile", ["--last-warp", "volatile"]),
