@@ -194,9 +194,6 @@ __device__ __forceinline__ void pipeline_producer(const T* __restrict__ in, std:
   }
 }
 
-//! Windows of 32 predecessors the near look-back reads per round trip to L2 (`-near` shapes).
-inline constexpr int kNearWindows = 4;
-
 //! The near look-back (`-near` shapes), run by the 32 lanes of the look-back warp: the sum of every
 //! tile before `tile`, like look_back_exclusive, with two changes. (1) It stops at the block's own
 //! previous tile `known_tile` at the latest, whose exclusive prefix `known_exclusive` this warp found
@@ -668,6 +665,9 @@ inline std::size_t pipeline_smem_bytes(int block, PipelineShape shape) {
 inline constexpr int kPipelineMinBlock = 128;
 //! Largest consumer block of stage 8 (at 8 vectors, 3 stages of 64 KiB).
 inline constexpr int kPipelineMaxBlock = 512;
+
+//! Windows of 32 predecessors the near look-back reads per round trip to L2 (`-near` shapes).
+inline constexpr int kNearWindows = 4;
 
 //! Windows of 32 predecessors per round trip of the wide near look-back (`-near16` shapes): 512
 //! tiles, more than one round of the resident blocks on an H200 (264 at the default shape), so the
