@@ -119,4 +119,21 @@ class Stream {
   cudaStream_t stream_ = nullptr;
 };
 
+//! Copies `bytes` bytes from host memory to device memory and returns only once they are in device
+//! memory. A plain cudaMemcpy from pageable host memory (a std::vector) may return as soon as the
+//! bytes are staged for the DMA, before they land; a kernel launched next on a non-blocking stream
+//! (cudaStreamNonBlocking, as Stream makes) is not ordered after that copy and can read the old
+//! contents. Seen on the H200 (2026-12-04): a reduction of an input uploaded just before summed the
+//! zeros of the fresh buffer, once in a test run of four programs at a time. So every upload ends
+//! with a device-wide synchronisation.
+//! @param[out] dst device memory of at least `bytes` bytes
+//! @param[in] src host memory of at least `bytes` bytes
+//! @param[in] bytes number of bytes (0: nothing is done)
+//! @throws CudaError if the copy or the synchronisation fails
+inline void copy_to_device(void* dst, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 }  // namespace harness

@@ -34,7 +34,7 @@ class Session {
   using Config = typename P::Config;        //!< P's run settings (operator, inclusive, bins ...)
   using Reference = typename P::Reference;  //!< what P's check compares against
 
-  //! Uploads `n` elements of `type` from `host` (a synchronous cudaMemcpy) and computes the
+  //! Uploads `n` elements of `type` from `host` (copy_to_device: in device memory on return) and computes the
   //! reference (P::reference may take `host` over).
   //! @param[in] type input element type
   //! @param[in] config the problem's run settings
@@ -49,7 +49,7 @@ class Session {
     const std::size_t bytes = n * dtype_size(type);
     ensure_device_memory(bytes, input_name(type, n));
     input_ = DeviceBuffer(bytes);
-    if (bytes > 0) CUDA_CHECK(cudaMemcpy(input_.data(), host.data(), bytes, cudaMemcpyHostToDevice));
+    copy_to_device(input_.data(), host.data(), bytes);
     ref_ = P::reference(type, config, host, n, exact_data);
   }
 

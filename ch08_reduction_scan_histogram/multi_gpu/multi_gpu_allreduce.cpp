@@ -113,7 +113,7 @@ std::vector<Row> run_one(const multi_gpu::Team& team, std::size_t m, const Optio
       GpuArrays& a = gpu[static_cast<std::size_t>(i)];
       a.send = harness::DeviceBuffer(bytes);
       a.recv = harness::DeviceBuffer(bytes);
-      if (m > 0) CUDA_CHECK(cudaMemcpy(a.send.data(), host.data(), bytes, cudaMemcpyHostToDevice));
+      if (m > 0) harness::copy_to_device(a.send.data(), host.data(), bytes);
     }
   }
   // Way A's landing space on GPU 0: one array for each other GPU.

@@ -146,8 +146,7 @@ std::vector<Row> run_one(const multi_gpu::Team& team, const HostPart<T>& part, c
     b.partial = harness::DeviceBuffer(sizeof(A));
     b.total = harness::DeviceBuffer(sizeof(A));
     if (b.shard.size > 0)
-      CUDA_CHECK(cudaMemcpy(b.in.data(), part.values.data() + (b.shard.offset - part.offset), b.in.bytes(),
-                            cudaMemcpyHostToDevice));
+      harness::copy_to_device(b.in.data(), part.values.data() + (b.shard.offset - part.offset), b.in.bytes());
   }
   // The contrast's buffers on GPU 0: the G partials side by side, and GPU 0's total.
   const bool peer = team.one_process;
