@@ -1,98 +1,94 @@
 //! @file scan_stage_8_bulk_copy_pipeline.cuh
 //! @brief Scan stage 8 (sm_90 and newer): a warp-specialised single pass. A producer warp brings the
 //! next tiles into a ring of shared-memory stages with 1-D bulk asynchronous copies (the copy
-//! engine, TMA), a look-back warp finds each tile's prefix while the consumer warps scan it, and
-//! persistent blocks take tile after tile from a counter.
+//! engine, TMA), a reduce warp publishes each tile's aggregate as soon as the tile lands, a
+//! look-back warp finds each tile's prefix while the consumer warps scan it, and persistent blocks
+//! take tile after tile from a counter.
 //!
 //! Changed against stage 7: who waits for what. In stage 7 every warp of a block does everything in
 //! order -- load its vectors, scan, wait at a barrier while warp 0 looks back, store -- and one tile
 //! per block: while the look-back runs no load of that block is in flight, and the profiler shows
-//! half of every warp's stalls at that barrier. Here the block's warps have roles:
+//! half of every warp's stalls at that barrier. Here the block's warps have roles (the default
+//! schedule, `-early`):
 //!   - the **producer warp** takes a tile index from the counter (atomicAdd), copies the tile from
 //!     global into a free stage of the ring with one cp.async.bulk (the copy engine moves the bytes;
 //!     no thread waits for them) and goes on to the next free stage, up to Stages tiles ahead;
-//!   - the **consumer warps** (the block size, `--block`) wait until a stage is full, read it from
-//!     shared memory (warp-striped 16-byte vectors, as stage 5), scan it in registers, publish the
-//!     tile's aggregate, take the tile's prefix from the look-back warp, and store the prefixes
-//!     with streaming stores (stage 7);
+//!   - the **reduce warp** waits until a stage is full, sums the tile from shared memory and
+//!     publishes the sum as the tile's aggregate (flag AGGREGATE): it waits for nothing else, so
+//!     every tile's aggregate is out a few hundred cycles after its data lands;
 //!   - the **look-back warp** runs stage 4's look-back (look_back_exclusive) for the same tile as
-//!     soon as the tile's data has landed, while the consumers scan it; it publishes nothing itself.
-//! So the loads of the next Stages - 1 tiles are in flight while a tile is scanned and looked back
-//! (Stages - 2 with the default reduce-ahead consumers, which hold two stages: see `-ahead` below),
+//!     soon as the tile's data has landed, then publishes the tile's inclusive prefix itself
+//!     (exclusive + the reduce warp's aggregate) and hands the exclusive prefix to the consumers;
+//!   - the **consumer warps** (the block size, `--block`) read the stage (warp-striped 16-byte
+//!     vectors, as stage 5), scan it in registers, take the tile's prefix from the look-back warp
+//!     and store the prefixes with streaming stores (stage 7).
+//! So the loads of the next Stages - 1 tiles are in flight while a tile is scanned and looked back,
 //! and the look-back overlaps the scan instead of following it.
 //!
-//! What waits on what: four mbarriers per stage s of the ring (a phase per use of the stage).
+//! Why a warp only for the aggregates. A look-back waits while a predecessor's status is INVALID,
+//! and walks further back while it is AGGREGATE. Every block holds tiles between "taken" and
+//! "inclusive prefix published", so the sooner every tile's aggregate is out, the less any
+//! look-back waits; and the sooner the inclusive prefix is out, the shorter the walks. The
+//! schedules that `--pipeline` keeps for comparison are the steps to this one:
+//!   - plain (`8x3`): the consumers publish the aggregate after scanning and the inclusive prefix
+//!     after the look-back warp hands them the prefix. Each tile's inclusive prefix then waits on its
+//!     block's consumers, the nearest INCLUSIVE predecessor is about a grid of blocks back, and every
+//!     walk costs many dependent round trips to L2: slower than stage 7.
+//!   - `-ahead` (pipeline_consumer_ahead): the consumers reduce tile i + 1 (and publish its aggregate)
+//!     before they wait for the prefix of tile i. Aggregates come a tile earlier, and the wait
+//!     overlaps a reduction; about CUB's speed (the previous default). But an aggregate still waits
+//!     until its block's consumers get to it, behind their waits for prefixes.
+//!   - `-early` with the look-back warp summing the tile itself (tried on 2026-12-04, not kept): the
+//!     aggregates then wait behind the walks of that warp's previous tiles, and every look-back
+//!     waits on them: slower than the plain schedule. Hence a fourth warp.
+//!   - `-near` / `-near16` (look_back_near): the look-back warp stops at the block's previous tile at
+//!     the latest (it knows that tile's prefix) and reads 4 or 16 windows of 32 predecessors per
+//!     round trip. With the reduce warp the walks are already short, and the extra loads cost more
+//!     than they save (the scan README's table).
+//!
+//! What waits on what: five mbarriers per stage s of the ring (a phase per use of the stage).
 //!   full[s]          count 32 + bytes: every producer lane arrives (lane 0 with the byte count the
 //!                    copy will deliver, mbarrier.arrive.expect_tx) and the copy engine completes the
-//!                    transaction; consumers and the look-back warp wait on it
+//!                    transaction; the consumers, the look-back and the reduce warp wait on it
 //!   sums_ready[s]    count Block / 32: each consumer warp's lane 0 arrives after writing its warp
 //!                    total; consumers wait on it to add the warps' totals
+//!   aggregate_ready[s]  count 1 (-early): the reduce warp arrives after writing the tile's sum; the
+//!                    look-back warp waits on it before it publishes the inclusive prefix
 //!   prefix_ready[s]  count 1: the look-back warp arrives after writing the tile's exclusive prefix
-//!   empty[s]         count Block / 32 + 1: each consumer warp and the look-back warp arrive when
-//!                    done with the stage; the producer waits on it before refilling the stage
+//!   empty[s]         count Block / 32 + 1 (+ 1 with -early): each consumer warp, the look-back warp
+//!                    (and the reduce warp) arrive when done with the stage; the producer waits on it
+//!                    before refilling the stage
 //! A wait names the phase by its parity: use i of the ring (i = 0, 1, ...) is stage i % Stages,
 //! phase parity (i / Stages) % 2; the producer waits on empty[s] with the opposite parity, which a
 //! fresh barrier passes at once (its "previous phase" is complete).
-//! A tile publishes its aggregate (consumer thread 0, right after the block's warp totals are
-//! known: it does not depend on any other tile, so no look-back can wait on a chain of look-backs)
-//! and then its inclusive prefix (the same thread, once the look-back warp has given the prefix).
+//! No aggregate depends on another tile, so no look-back can wait on a chain of look-backs.
 //!
 //! Alignment: cp.async.bulk needs 16-byte aligned global and shared addresses and a size that is a
 //! multiple of 16 bytes. Element e of a tile is kept at byte (skip + e) * sizeof(T) of its stage,
 //! skip = (address of `in` mod 16) / sizeof(T), so that the tile's 16-byte aligned middle is copied
 //! in bulk to a 16-byte aligned place; the fewer than 16 / sizeof(T) elements before it (the head)
-//! and after it (the tail) are loaded by producer lanes with plain loads. The consumers read the
-//! stage with 16-byte loads when skip = 0 and the tile is whole, element by element otherwise, and
-//! store with 16-byte stores when `out` is 16-byte aligned and the tile whole.
+//! and after it (the tail) are loaded by producer lanes with plain loads. The consumers and the
+//! reduce warp read the stage with 16-byte loads when skip = 0 and the tile is whole, element by
+//! element otherwise; the consumers store with 16-byte stores when `out` is 16-byte aligned and the
+//! tile whole.
 //!
-//! What still waits on what, per block, at the plain schedule (`8x3`): a consumer warp starts tile i + 1
-//! only after tile i's prefix has come, and the prefix comes when the look-back warp finds an
-//! INCLUSIVE predecessor. Every resident block has a tile between its aggregate and its inclusive
-//! prefix at once, so the nearest INCLUSIVE predecessor is about one grid of blocks back (G tiles,
-//! G = SMs x blocks per SM) and the walk costs about G / 32 dependent round trips to L2 -- a chain
-//! per tile that grows with the grid and that the ring cannot hide, since the ring only prefetches
-//! the loads. Throughput is then G tiles per (scan + walk + store) and the ring's depth and the
-//! tile's size change little. Two schedules, each a `--pipeline` shape, shorten the chain:
-//!   - `-near` (look_back_near): the look-back warp remembers the exclusive prefix it found for the
-//!     block's previous tile and stops there at the latest (that tile's inclusive prefix is its
-//!     exclusive prefix plus its aggregate), so no walk is longer than the tiles taken since the
-//!     block's previous one (about G); and each lane loads four windows of predecessors before
-//!     waiting on any, so one round trip covers 128 tiles: a handful of round trips per tile, no
-//!     longer growing with how far behind the other blocks' inclusive prefixes are. (CCCL's
-//!     look-ahead goes further: it never reads an inclusive prefix at all, only aggregates from
-//!     its own previous tile on.)
-//!   - `-ahead` (pipeline_consumer_ahead): the consumers split a tile into a reduce step (sum,
-//!     publish the aggregate; waits for nothing but the data) and a scan-and-store step (waits for
-//!     the prefix), and run the reduce step of tile i + 1 before the scan-and-store step of tile i.
-//!     Aggregates are then published a tile earlier than any look-back needs them, and the wait for
-//!     a prefix overlaps a tile's reduction instead of idling the consumers. The price: the stage is
-//!     read from shared memory twice, two stages are held at once, and more registers (two rings
-//!     an SM still fit at block 256). CCCL gives the two steps to two groups of warps instead.
-//!     More tiles then sit between aggregate and inclusive prefix, so a walk can be longer; but
-//!     the predecessors it meets have their aggregates out a tile early, so it should seldom wait
-//!     on one. On the H200 -ahead alone was the fastest form (the scan README's table; -near made
-//!     it slower), so it is the default.
-//! `-near-ahead` is both; `4x4-near-ahead` trades tile size for a third block an SM (more tiles in
-//! flight); at the default shape `--block 128` gives four blocks an SM, `--block 512` one with
-//! 64 KiB tiles (the other shapes are compiled at block 256 only).
-//! With `-ahead` the consumers hold two stages at once (tile i, waiting for its prefix, and tile
-//! i + 1, reduced), so a ring of Stages tiles keeps Stages - 2 bulk copies in flight: one at 8x3.
-//! `6x4-ahead` (24 KiB tiles, two copies in flight) and `4x6-ahead` (16 KiB tiles, four) keep more
-//! bytes in flight in about the same shared memory (two blocks an SM at block 256).
-//! Tile: Block * Vectors * 16 bytes (8,192 floats or 4,096 doubles at Block 256, Vectors 8, as
-//! stage 7); shared memory Stages * (tile + 128) bytes; threads Block + 64.
-//! What the profiler should show against stage 7: stalls at barriers replaced by waits on
-//! mbarriers in the consumer warps; DRAM throughput closer to the copy's; fewer blocks (one grid of
-//! resident blocks); occupancy limited by shared memory.
+//! Shapes (`--pipeline VxS[-near|-near16][-ahead|-early]`): V 16-byte vectors per consumer thread, S
+//! stages in the ring. Tile: Block * V * 16 bytes (8,192 floats or 4,096 doubles at Block 256, V 8,
+//! as stage 7); shared memory S * (tile + 128) bytes (about 97 KiB at 8x3, block 256: two blocks an
+//! H200 SM); threads Block + 64, Block + 96 with the reduce warp. `4x6-early` (16 KiB tiles, six
+//! stages) keeps the same shared memory with more, smaller copies in flight.
+//! What the profiler shows against stage 7: stalls at barriers replaced by waits on mbarriers in
+//! the consumer warps; DRAM throughput closer to the copy's; fewer blocks (one grid of resident
+//! blocks); occupancy limited by shared memory.
 //! Determinism: as stage 4 (not promised for float and double; ints always the same).
 //! Requires compute capability 9.0 (bulk asynchronous copies and mbarrier transaction counts):
 //! below, the stage refuses before any launch (exit 2); run scan_stage_7 there. Builds without
 //! sm_90 code compile the kernel to a trap, and the refusal says so too.
 //! Source: NVIDIA PTX ISA, cp.async.bulk and mbarrier; CUDA C++ Programming Guide, "Asynchronous Data
-//! Copies using the Tensor Memory Accelerator"; the idea of a warp-specialised look-ahead scan:
-//! CCCL (NVIDIA/cccl pull requests 6644, 6811: warpspeed scan). Reuses TileStatus,
-//! look_back_exclusive (stage 4), the warp-striped layout, load and store (stage 5) and
-//! StreamingCache (stage 7).
+//! Copies using the Tensor Memory Accelerator"; the warp-specialised scan with its own warps for
+//! loads, reductions and look-ahead: CCCL (NVIDIA/cccl pull requests 6644, 6811: warpspeed scan).
+//! Reuses TileStatus, look_back_exclusive (stage 4), the warp-striped layout, load and store
+//! (stage 5) and StreamingCache (stage 7).
 #pragma once
 #include <cuda/ptx>
 #include <cuda_runtime.h>
@@ -416,8 +412,8 @@ __device__ __forceinline__ const T* stage_elements(const unsigned char* buffers,
 
 //! The consumer warps (threads 0 .. Block - 1): for each tile of the ring, read it from the stage,
 //! scan it (stage 5's warp-striped scan), publish the aggregate, add the prefix the look-back warp
-//! found, publish the inclusive prefix, store. With Early the look-back warp publishes both, and
-//! the consumers only scan, add the prefix and store.
+//! found, publish the inclusive prefix, store. With Early the reduce warp publishes the aggregate
+//! and the look-back warp the inclusive prefix, and the consumers only scan, add the prefix and store.
 template <class T, int Block, int Vectors, int Stages, bool Early>
 __device__ __forceinline__ void pipeline_consumer(T* __restrict__ out, std::size_t n, const TileStatus<T>& status,
                                                   bool inclusive, unsigned skip, bool out_aligned,
@@ -587,16 +583,17 @@ inline constexpr int kPipelineRoleThreads = Early ? 96 : 64;
 template <int Block>
 inline constexpr int kPipelineMinBlocksPerSm = Block <= 128 ? 4 : Block <= 256 ? 2 : 1;
 
-//! Stage 8's kernel: persistent blocks of Block consumer threads, one producer warp and one
-//! look-back warp (blockDim.x = Block + 64), a ring of Stages tiles in dynamic shared memory.
+//! Stage 8's kernel: persistent blocks of Block consumer threads, one producer warp, one look-back
+//! warp and with Early one reduce warp (blockDim.x = Block + kPipelineRoleThreads<Early>), a ring
+//! of Stages tiles in dynamic shared memory.
 //! @tparam T float, double or int
 //! @tparam Block consumer threads per block, a power of two 128..512
 //! @tparam Vectors 16-byte vectors per consumer thread
 //! @tparam Stages tiles in the ring (2 or more)
-//! @tparam Near the look-back warp stops at the block's previous tile (look_back_near)
+//! @tparam Windows 0: stage 4's look-back; > 0: look_back_near with that many windows per round trip
 //! @tparam Ahead the consumers reduce the next tile before waiting for this one's prefix
-//! @tparam Early the look-back warp sums each tile and publishes its aggregate and inclusive prefix
-//!         (not with Ahead)
+//! @tparam Early a reduce warp publishes each tile's aggregate as it lands, the look-back warp the
+//!         inclusive prefix (not with Ahead)
 //! @param[in] in n elements (aligned to sizeof(T); any 16-byte alignment)
 //! @param[out] out n prefixes (must not overlap `in`; aligned to sizeof(T))
 //! @param[in] n number of elements (> 0)
@@ -772,7 +769,7 @@ std::size_t pipeline_tile(const harness::ScanArgs& a) {
 //! Launches stage 8: reset the counter and the flags, then one kernel of resident blocks.
 //! @tparam Vectors 16-byte vectors per consumer thread
 //! @tparam Stages tiles in the ring
-//! @tparam Near, Ahead, Early the schedule (scan_bulk_pipeline)
+//! @tparam Windows, Ahead, Early the schedule (scan_bulk_pipeline)
 template <int Vectors, int Stages, int Windows, bool Ahead, bool Early>
 void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
   const unsigned tiles = grid_for_tiles(a.n, pipeline_tile<Vectors>(a));
@@ -791,7 +788,7 @@ void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
 
 
 //! Stage 8 at a shape, as the harness sees it (the name and texts of the default shape).
-//! @tparam Near, Ahead, Early the schedule (scan_bulk_pipeline); all false: the plain schedule (the
+//! @tparam Windows, Ahead, Early the schedule (scan_bulk_pipeline); all false: the plain schedule (the
 //!         default is kStage8Windows, kStage8Ahead, kStage8Early: early)
 template <int Vectors, int Stages, int Windows = 0, bool Ahead = false, bool Early = false>
 harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
