@@ -69,7 +69,8 @@ harness::Stage<harness::Scan> scan_stage_7_knob(const std::string& label, const 
   s.label = label;
   s.change = change;
   s.source = "issue 24: stage 7's untried knobs (look-back backoff, registers for occupancy)";
-  s.min_block = kKnobMinBlock;
+  s.min_block = kKnobBlock;
+  s.max_block = kKnobBlock;
   return s;
 }
 
