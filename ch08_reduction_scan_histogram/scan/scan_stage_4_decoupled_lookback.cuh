@@ -185,8 +185,8 @@ struct SpinBackoff {
 //! tile - 1 - l, waits until it is not INVALID, a ballot finds the nearest predecessor whose flag is
 //! INCLUSIVE; the lanes up to it add their values (aggregates, then that inclusive prefix) and the
 //! look-back is done; with no INCLUSIVE flag in the window the 32 aggregates are added and the
-//! window moves 32 tiles back. Publishes nothing (decoupled_look_back does; stage 8 publishes from
-//! another warp).
+//! window moves 32 tiles back. Publishes nothing (decoupled_look_back does; in stage 8 the
+//! aggregate comes from another warp).
 //! @tparam T float, double or int
 //! @tparam Status PackedTileStatus or SplitTileStatus
 //! @tparam Spin SpinWait (spin on the load) or SpinBackoff (__nanosleep between loads)

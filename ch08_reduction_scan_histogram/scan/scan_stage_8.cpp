@@ -2,10 +2,11 @@
 // float, double or int, any n), checked, timed and reported by the harness.
 // `--pipeline VxS[-near|-near16][-ahead|-early]` picks the vectors per consumer thread, the stages of
 // the ring and the schedule (the look-back bounded by the block's previous tile, 4 or 16 windows of
-// predecessors per round trip; the next tile reduced ahead; the look-back warp publishing each
-// tile's sums); the first name --help lists is the default, the ladder's. The stage -- its warps,
-// how they wait on each other, the launch -- is in scan_stage_8_bulk_copy_pipeline.cuh. It is
-// compiled once, in the chapter's library ch08_scan (ch08_scan_stages.cu), which this program links.
+// predecessors per round trip; the next tile reduced ahead; a reduce warp publishing each tile's
+// aggregate as it lands, the look-back warp its inclusive prefix); the first name --help lists is
+// the default, the ladder's. The stage -- its warps, how they wait on each other, the launch -- is
+// in scan_stage_8_bulk_copy_pipeline.cuh. It is compiled once, in the chapter's library ch08_scan
+// (ch08_scan_stages.cu), which this program links.
 #include "ch08_scan_stages.hpp"
 
 int main(int argc, char** argv) {
@@ -16,8 +17,8 @@ int main(int argc, char** argv) {
   program.variant_help = "Vectors of 16 bytes per consumer thread x tiles in the shared-memory ring, then the "
                          "schedule: -near / -near16 (the look-back stops at the block's previous tile; 4 / 16 "
                          "windows of 32 predecessors per round trip), -ahead (next tile reduced before this one's "
-                         "prefix), -early (the look-back warp sums each tile and publishes its aggregate and "
-                         "inclusive prefix). The first is the default, the ladder's, at blocks 128 to 512; the "
+                         "prefix), -early (a reduce warp publishes each tile's aggregate as it lands, the look-back "
+                         "warp its inclusive prefix). The first is the default, the ladder's, at blocks 128 to 512; the "
                          "others at block 256";
   return harness::stage_main(argc, argv, program);
 }

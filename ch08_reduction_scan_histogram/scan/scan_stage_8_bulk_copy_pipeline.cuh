@@ -40,7 +40,7 @@
 //!     until its block's consumers get to it, behind their waits for prefixes.
 //!   - `-early` with the look-back warp summing the tile itself (tried on 2026-12-04, not kept): the
 //!     aggregates then wait behind the walks of that warp's previous tiles, and every look-back
-//!     waits on them: slower than the plain schedule. Hence a fourth warp.
+//!     waits on them: hardly faster than the plain schedule, far behind -ahead. Hence a fourth warp.
 //!   - `-near` / `-near16` (look_back_near): the look-back warp stops at the block's previous tile at
 //!     the latest (it knows that tile's prefix) and reads 4 or 16 windows of 32 predecessors per
 //!     round trip. With the reduce warp the walks are already short, and the extra loads cost more
@@ -74,12 +74,12 @@
 //!
 //! Shapes (`--pipeline VxS[-near|-near16][-ahead|-early]`): V 16-byte vectors per consumer thread, S
 //! stages in the ring. Tile: Block * V * 16 bytes (8,192 floats or 4,096 doubles at Block 256, V 8,
-//! as stage 7); shared memory S * (tile + 128) bytes (about 97 KiB at 8x3, block 256: two blocks an
+//! as stage 7); shared memory S * (tile + 128) bytes (96 KiB, 98,688 B, at 8x3, block 256: two blocks an
 //! H200 SM); threads Block + 64, Block + 96 with the reduce warp. `4x6-early` (16 KiB tiles, six
 //! stages) keeps the same shared memory with more, smaller copies in flight.
 //! What the profiler shows against stage 7: stalls at barriers replaced by waits on mbarriers in
 //! the consumer warps; DRAM throughput closer to the copy's; fewer blocks (one grid of resident
-//! blocks); occupancy limited by shared memory.
+//! blocks); occupancy limited by registers and shared memory alike (two blocks an SM).
 //! Determinism: as stage 4 (not promised for float and double; ints always the same).
 //! Requires compute capability 9.0 (bulk asynchronous copies and mbarrier transaction counts):
 //! below, the stage refuses before any launch (exit 2); run scan_stage_7 there. Builds without
@@ -115,8 +115,8 @@ __host__ __device__ constexpr unsigned pipeline_stage_bytes() {
   return (static_cast<unsigned>(Block) * Vectors * 16 + 16 + 127) / 128 * 128;
 }
 
-//! The ring's bookkeeping, in static shared memory: per stage its four mbarriers, the tile index,
-//! the tile's exclusive prefix and the consumer warps' totals.
+//! The ring's bookkeeping, in static shared memory: per stage its five mbarriers, the tile index,
+//! the tile's exclusive prefix and aggregate, and the consumer warps' totals.
 template <class T, int Stages, int ConsumerWarps>
 struct PipelineSlots {
   std::uint64_t full[Stages];          //!< producer -> consumers, look-back warp: index and data are in
@@ -237,7 +237,7 @@ __device__ __forceinline__ T look_back_near(const TileStatus<T>& status, unsigne
   }
 }
 
-//! The look-back warp's sum of the tile in a stage (`-early` shapes): its 32 lanes read the stage with
+//! The reduce warp's sum of the tile in a stage (`-early` shapes): its 32 lanes read the stage with
 //! 16-byte loads (element by element when the stage is misaligned or the tile short) and add, each
 //! lane into four independent partial sums per vector element, so that the additions do not wait
 //! on one another.
@@ -577,9 +577,9 @@ template <bool Early>
 inline constexpr int kPipelineRoleThreads = Early ? 96 : 64;
 
 //! Blocks of stage 8 that must fit on one SM at once (the second argument of __launch_bounds__):
-//! 4 at block 128 (at most 65536 / (4 x 192) = 85 registers a thread: four rings of 16 KiB tiles
-//! side by side), 2 up to block 256 (at most 65536 / (2 x 320) = 102: two rings of a default shape,
-//! 2 x 97 KiB), 1 above.
+//! 4 at block 128 (at most 65536 / (4 x 224) = 73 registers a thread with the reduce warp, 85
+//! without: four rings of 16 KiB tiles side by side), 2 up to block 256 (at most 65536 / (2 x 352)
+//! = 93 with the reduce warp, 102 without: two rings of a default shape, 2 x 96 KiB), 1 above.
 template <int Block>
 inline constexpr int kPipelineMinBlocksPerSm = Block <= 128 ? 4 : Block <= 256 ? 2 : 1;
 
@@ -658,7 +658,7 @@ inline std::size_t pipeline_smem_bytes(int block, PipelineShape shape) {
          ((static_cast<std::size_t>(block) * shape.vectors * 16 + 16 + 127) / 128 * 128);
 }
 
-//! Smallest and largest consumer block of stage 8.
+//! Smallest consumer block of stage 8.
 inline constexpr int kPipelineMinBlock = 128;
 //! Largest consumer block of stage 8 (at 8 vectors, 3 stages of 64 KiB).
 inline constexpr int kPipelineMaxBlock = 512;
@@ -672,14 +672,16 @@ inline constexpr int kNearWindows = 4;
 inline constexpr int kWideWindows = 16;
 
 //! Stage 8's default shape: 8 vectors per consumer thread (stage 7's tile), 3 stages in the ring
-//! (about 97 KiB at block 256: two blocks per H200 SM), with the early schedule (`8x3-early`: a
-//! reduce warp publishes each tile's aggregate as it lands; the fastest shape timed on the H200).
+//! (96 KiB at block 256: two blocks per H200 SM), with the early schedule (`8x3-early`: a reduce
+//! warp publishes each tile's aggregate as it lands; the fastest shape put through the ladders on
+//! the H200; `4x6-early` was faster still in the shapes run of 2026-12-04, see the scan README).
 inline constexpr PipelineShape kStage8Shape{8, 3};
 //! The default schedule's look-back: stage 4's (look_back_exclusive), not the near look-back.
 inline constexpr int kStage8Windows = 0;
 //! The default schedule's consumers do not reduce ahead (`-ahead`)...
 inline constexpr bool kStage8Ahead = false;
-//! ...because the look-back warp publishes every tile's aggregate and inclusive prefix (`-early`).
+//! ...because a reduce warp publishes every tile's aggregate as it lands, and the look-back warp the
+//! inclusive prefix (`-early`).
 inline constexpr bool kStage8Early = true;
 
 //! The consumer block of the shapes other than the default, which exist to be timed against it at
@@ -795,8 +797,9 @@ harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
   harness::Stage<harness::Scan> s;
   s.name = "scan_stage_8";
   s.label = "bulk-copy pipeline";
-  s.change = "warp roles: a producer warp fills a ring of shared-memory tiles with bulk async copies, a look-back "
-             "warp finds each prefix while the consumer warps scan; persistent blocks (sm_90+)";
+  s.change = "warp roles: a producer warp fills a ring of shared-memory tiles with bulk async copies, a reduce warp "
+             "publishes each tile's aggregate as it lands, a look-back warp finds each prefix while the consumer "
+             "warps scan; persistent blocks (sm_90+)";
   s.source = "PTX ISA cp.async.bulk and mbarrier; CCCL warpspeed scan (NVIDIA/cccl 6644, 6811); Merrill and Garland 2016";
   s.deterministic = false;
   constexpr bool kDefault = kIsStage8Default<Vectors, Stages, Windows, Ahead, Early>;
@@ -811,7 +814,7 @@ harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
   };
   s.depth = [](const harness::ScanArgs& a) {
     // A prefix adds the tile aggregates of the look-back to its place in the tile's scan. With
-    // -early an aggregate is the look-back warp's sum (sum_stage): at most a lane's elements in a
+    // -early an aggregate is the reduce warp's sum (sum_stage): at most a lane's elements in a
     // row, then the warp's 5 levels, longer than the consumers' scan of the tile.
     const double scan_depth = vector_tile_depth(a, Vectors) + a.block / 32.0;
     const double sum_depth = static_cast<double>(pipeline_tile<Vectors>(a)) / 32.0 + 5;
@@ -834,9 +837,10 @@ inline harness::Stage<harness::Scan> scan_stage_8_stage() {
 
 //! Names of stage 8's shapes for `scan_stage_8 --pipeline`, the first the default:
 //! VECTORSxSTAGES, then the schedule: none (each tile scanned, then its prefix awaited), `-near`
-//! (the look-back stops at the block's previous tile, four windows per round trip), `-ahead` (the
-//! consumers reduce the next tile before waiting for this one's prefix), `-near-ahead` (both),
-//! `-early` (the look-back warp sums each tile and publishes aggregate and inclusive prefix).
+//! (the look-back stops at the block's previous tile, four windows per round trip; `-near16`:
+//! sixteen), `-ahead` (the consumers reduce the next tile before waiting for this one's prefix),
+//! `-early` (a reduce warp publishes each tile's aggregate as it lands, the look-back warp the
+//! inclusive prefix), and their combinations.
 inline std::vector<std::string> scan_stage_8_shape_names() {
   return {"8x3-early", "8x3", "8x3-near", "8x3-ahead", "8x3-near-ahead", "8x3-near-early", "8x3-near16-early",
           "4x6-early", "4x6-near16-early"};
