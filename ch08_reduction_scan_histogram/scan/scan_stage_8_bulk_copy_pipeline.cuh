@@ -144,6 +144,21 @@ __device__ __forceinline__ void arrive(std::uint64_t* bar) {
   [[maybe_unused]] const std::uint64_t state = cuda::ptx::mbarrier_arrive(bar);
 }
 
+//! Where a tile lies in the input: its first element and how many elements it has (Block * Vectors
+//! 16-byte vectors, fewer for the last tile).
+struct TileExtent {
+  std::size_t first;  //!< index of the tile's first element
+  std::size_t count;  //!< elements in the tile, 1 .. Block * Vectors * 16 / sizeof(T)
+};
+
+//! The extent of `tile` in an input of n elements (tile * tile size < n).
+template <class T, int Block, int Vectors>
+__device__ __forceinline__ TileExtent tile_extent(std::size_t n, unsigned tile) {
+  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVecItems<T>;
+  const std::size_t first = static_cast<std::size_t>(tile) * kTile;
+  return {first, n - first < kTile ? n - first : kTile};
+}
+
 //! The producer warp: for each free stage, a tile index from the counter and the tile into the
 //! stage (head and tail with plain loads by lanes, the aligned middle with one bulk copy by lane 0).
 //! After the last tile it hands over kNoTile and returns.
@@ -153,7 +168,6 @@ __device__ __forceinline__ void pipeline_producer(const T* __restrict__ in, std:
                                                   unsigned char* buffers,
                                                   PipelineSlots<T, Stages, Block / 32>& slots) {
   constexpr int kVec = kVecItems<T>;
-  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
   const unsigned lane = threadIdx.x % 32;
   for (unsigned i = 0;; ++i) {
     const unsigned s = i % Stages, parity = (i / Stages) % 2;
@@ -166,8 +180,7 @@ __device__ __forceinline__ void pipeline_producer(const T* __restrict__ in, std:
       arrive(&slots.full[s]);  // every lane: the phase completes with no bytes
       return;
     }
-    const std::size_t first = static_cast<std::size_t>(tile) * kTile;
-    const std::size_t count = n - first < kTile ? n - first : kTile;
+    const auto [first, count] = tile_extent<T, Block, Vectors>(n, tile);
     // Elements before the first 16-byte boundary (head), whole vectors (body), the rest (tail).
     const std::size_t to_boundary = (kVec - skip) % kVec;
     const std::size_t head = count < to_boundary ? count : to_boundary;
@@ -287,15 +300,13 @@ template <class T, int Block, int Vectors, int Stages>
 __device__ __forceinline__ void pipeline_reduce_warp(std::size_t n, const TileStatus<T>& status, unsigned skip,
                                                      const unsigned char* buffers,
                                                      PipelineSlots<T, Stages, Block / 32>& slots) {
-  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVecItems<T>;
   const unsigned lane = threadIdx.x % 32;
   for (unsigned i = 0;; ++i) {
     const unsigned s = i % Stages, parity = (i / Stages) % 2;
     wait_phase(&slots.full[s], parity);
     const unsigned tile = slots.tile[s];
     if (tile == kNoTile) return;
-    const std::size_t first = static_cast<std::size_t>(tile) * kTile;
-    const std::size_t count = n - first < kTile ? n - first : kTile;
+    const std::size_t count = tile_extent<T, Block, Vectors>(n, tile).count;
     const T aggregate = sum_stage<T, Block, Vectors>(
         reinterpret_cast<const T*>(buffers + static_cast<std::size_t>(s) * pipeline_stage_bytes<Block, Vectors>()) + skip,
         count, skip);
@@ -428,8 +439,7 @@ __device__ __forceinline__ void pipeline_consumer(T* __restrict__ out, std::size
     wait_phase(&slots.full[s], parity);
     const unsigned tile = slots.tile[s];
     if (tile == kNoTile) return;
-    const std::size_t first = static_cast<std::size_t>(tile) * kTile;
-    const std::size_t count = n - first < kTile ? n - first : kTile;
+    const auto [first, count] = tile_extent<T, Block, Vectors>(n, tile);
 
     T x[Vectors][kVec];
     read_stage<T, Block, Vectors>(stage_elements<T, Block, Vectors>(buffers, s, skip), count, skip, x);
@@ -477,14 +487,12 @@ __device__ __forceinline__ unsigned pipeline_reduce(std::size_t n, const TileSta
                                                     PipelineSlots<T, Stages, Block / 32>& slots, unsigned i) {
   constexpr int kVec = kVecItems<T>;
   constexpr int kWarps = Block / 32;
-  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const unsigned s = i % Stages, parity = (i / Stages) % 2;
   wait_phase(&slots.full[s], parity);
   const unsigned tile = slots.tile[s];
   if (tile == kNoTile) return kNoTile;
-  const std::size_t first = static_cast<std::size_t>(tile) * kTile;
-  const std::size_t count = n - first < kTile ? n - first : kTile;
+  const std::size_t count = tile_extent<T, Block, Vectors>(n, tile).count;
   T x[Vectors][kVec];
   read_stage<T, Block, Vectors>(stage_elements<T, Block, Vectors>(buffers, s, skip), count, skip, x);
   T total = T(0);
@@ -524,8 +532,7 @@ __device__ __forceinline__ void pipeline_scan_store(T* __restrict__ out, std::si
   constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const unsigned s = i % Stages, parity = (i / Stages) % 2;
-  const std::size_t first = static_cast<std::size_t>(tile) * kTile;
-  const std::size_t count = n - first < kTile ? n - first : kTile;
+  const auto [first, count] = tile_extent<T, Block, Vectors>(n, tile);
   T x[Vectors][kVec];
   read_stage<T, Block, Vectors>(stage_elements<T, Block, Vectors>(buffers, s, skip), count, skip, x);
   T base[Vectors];
