@@ -20,4 +20,9 @@ std::vector<harness::Stage<harness::Reduce>> all_reduce_stages();
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Reduce> reduce_stage_named(const std::string& name);
 
+//! Stage 4 with each block's partial added to the result by atomicAdd instead of the second pass:
+//! the non-deterministic contrast of section 8.6 ("Determinism") that atomic_vs_deterministic
+//! times against stage 4. Sum only; not in the ladder (reduce_stage_4_block_reduce.cuh).
+harness::Stage<harness::Reduce> reduce_stage_4_atomic_finish();
+
 }  // namespace ch08

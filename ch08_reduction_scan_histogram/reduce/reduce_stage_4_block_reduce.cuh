@@ -132,4 +132,74 @@ inline harness::Stage<harness::Reduce> reduce_stage_4_stage() {
   return s;
 }
 
+// ---- Stage 4 with an atomic finish: the contrast of section 8.6's "Determinism" ----------------
+// The program atomic_vs_deterministic sums one input many times with stage 4 and with this variant
+// and counts the distinct results. Same grid, same block, same block partials: only the finish
+// differs, an atomicAdd per block into the result instead of the second pass.
+
+//! Adds `v` to `*p` atomically, for the accumulators of a sum: float, double, and long long (the
+//! exact accumulator of an int sum) through the unsigned 64-bit atomicAdd, since two's complement
+//! addition gives the same bits for signed and unsigned words.
+__device__ __forceinline__ void atomic_accumulate(float* p, float v) { atomicAdd(p, v); }
+__device__ __forceinline__ void atomic_accumulate(double* p, double v) { atomicAdd(p, v); }
+__device__ __forceinline__ void atomic_accumulate(long long* p, long long v) {
+  atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+}
+
+//! Stage 4's first pass (grid-stride fold, block_fold) with the second pass replaced by one
+//! atomicAdd per block into the result. The block partials are the same on every run; the order
+//! in which the blocks' atomics land is not, and floating-point addition is not associative, so
+//! a float or double sum can differ in its last bits from run to run (an int sum cannot).
+//! @tparam T input type: float, double or int
+//! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
+//! @param[in] in n input elements
+//! @param[in] n number of elements (> 0)
+//! @param[in,out] out one accumulator, zeroed before the launch; receives the sum
+//! Source: chapter 8, section 8.6 ("Determinism").
+template <class T, int Block>
+__global__ void reduce_stage_4_atomic(const T* __restrict__ in, std::size_t n, accumulator_t<Sum, T>* out) {
+  using Acc = accumulator_t<Sum, T>;
+  PlainBarrier sync;
+  const Acc v = block_fold<Acc, Block>(grid_stride_fold(in, n, Sum{}), Sum{}, sync);
+  if (threadIdx.x == 0) atomic_accumulate(out, v);
+}
+
+//! Launches the atomic-finish variant on a.stream: zeroes the result, then reduce_stage_4_grid(a)
+//! blocks of reduce_stage_4_atomic. Sum only.
+//! @param[in] a n > 0; type float/double/int; op sum; block a power of two from 32 to 1024
+inline void launch_reduce_stage_4_atomic(const harness::ReduceArgs& a) {
+  const std::size_t grid = reduce_stage_4_grid(a);
+  harness::with_input_type(a.type, [&](auto t) {
+    harness::with_block_size(a.block, [&](auto block) {
+      using T = decltype(t);
+      using Acc = accumulator_t<Sum, T>;
+      constexpr int B = decltype(block)::value;
+      CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(Acc), a.stream));
+      reduce_stage_4_atomic<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<Acc>());
+      CUDA_CHECK_LAUNCH();
+    });
+  });
+}
+
+//! The atomic-finish variant as the harness runs it (atomic_vs_deterministic; not in the ladder):
+//! stage 4's description with sum only, no workspace, not deterministic, and the depth of the
+//! partials added one after another.
+inline harness::Stage<harness::Reduce> reduce_stage_4_atomic_stage() {
+  harness::Stage<harness::Reduce> s = reduce_stage_4_stage();
+  s.name = "reduce_stage_4_atomic";
+  s.label = "stage 4, atomic finish";
+  s.change = "each block adds its partial to the result with atomicAdd instead of the second pass";
+  s.source = "chapter 8, section 8.6 (Determinism)";
+  s.caps.ops = {harness::Op::sum};
+  s.deterministic = false;
+  s.workspace_bytes = nullptr;
+  s.depth = [](const harness::ReduceArgs& a) {
+    const std::size_t grid = reduce_stage_4_grid(a);
+    return harness::reduce_depth(static_cast<double>(harness::blocks_for(a.n, a.block)) / grid + 1, a.block,
+                                 static_cast<double>(grid));
+  };
+  s.launch = launch_reduce_stage_4_atomic;
+  return s;
+}
+
 }  // namespace ch08

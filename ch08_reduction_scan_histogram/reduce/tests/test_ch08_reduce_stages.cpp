@@ -59,6 +59,14 @@ TEST_CASE("reduce_stage_4: complete block reduction", "[gpu][ch08][reduce_stage_
   CHECK(sweep(ch08::reduce_stage_named("reduce_stage_4"), all_ops()) > 0);
 }
 
+// The contrast atomic_vs_deterministic runs against stage 4 (sum only): right on exact data in any
+// order of the atomics, within its depth bound on signed floats.
+TEST_CASE("reduce_stage_4_atomic: stage 4 with an atomic finish", "[gpu][ch08][reduce_stage_4]") {
+  const Stage<Reduce> atomic = ch08::reduce_stage_4_atomic_finish();
+  CHECK_FALSE(atomic.deterministic);
+  CHECK(sweep(atomic) > 0);
+}
+
 TEST_CASE("reduce_stage_5: 16-byte loads, four in flight", "[gpu][ch08][reduce_stage_5]") {
   CHECK(sweep(ch08::reduce_stage_named("reduce_stage_5"), all_ops()) > 0);
 }

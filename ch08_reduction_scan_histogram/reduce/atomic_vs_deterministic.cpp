@@ -1,12 +1,14 @@
 // atomic_vs_deterministic: the same input summed many times two ways, counting the distinct results.
 //
-//  - "atomic": stage 4's first pass, but each block adds its partial to the result with atomicAdd.
-//    The block partials are the same on every run; the order in which the blocks' atomics land is
-//    not (it depends on which blocks finish first), and floating-point addition is not associative,
-//    so the bits of the result can change from run to run.
+//  - "atomic": stage 4's first pass, but each block adds its partial to the result with atomicAdd
+//    (reduce_stage_4_atomic in reduce_stage_4_block_reduce.cuh). The block partials are the same on
+//    every run; the order in which the blocks' atomics land is not (it depends on which blocks
+//    finish first), and floating-point addition is not associative, so the bits of the result can
+//    change from run to run.
 //  - "two-pass": stage 4 as the chapter builds it: partials to memory, then one block folds them in
 //    index order. Same grid, same block size, same partials: one result, bit for bit.
 //
+// Both kernels are compiled once, in the chapter's library ch08_reduce, which this program links.
 // Integer sums are exact, so with --type int both columns give one result (addition of integers is
 // associative). Exit code: 0 when the two-pass result was one bit pattern and both passed their
 // checks (on --dist signed floats the atomic check is usually "not checked": see the output); 1 otherwise;
@@ -23,33 +25,10 @@
 #include "errors.hpp"
 #include "program.hpp"
 #include "session.hpp"
-#include "reduce_stage_4_block_reduce.cuh"
+#include "ch08_reduce_stages.hpp"
 #include "verify.hpp"
 
 namespace {
-
-__device__ __forceinline__ void atomic_add(float* p, float v) { atomicAdd(p, v); }
-__device__ __forceinline__ void atomic_add(double* p, double v) { atomicAdd(p, v); }
-__device__ __forceinline__ void atomic_add(long long* p, long long v) {
-  // Two's complement addition is the same for signed and unsigned 64-bit words.
-  atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
-}
-
-//! Stage 4's first pass with the second pass replaced by one atomicAdd per block (the
-//! non-deterministic contrast; chapter 8, section 8.6, "Determinism").
-//! @tparam T float, double or int
-//! @tparam Block threads per block, a power of two 32..1024
-//! @param[in] in n elements
-//! @param[in] n number of elements (> 0)
-//! @param[in,out] out one accumulator, zeroed before the launch; receives the sum
-template <class T, int Block>
-__global__ void reduce_stage_4_atomic(const T* __restrict__ in, std::size_t n,
-                                      ch08::accumulator_t<ch08::Sum, T>* out) {
-  using Acc = ch08::accumulator_t<ch08::Sum, T>;
-  ch08::PlainBarrier sync;
-  const Acc v = ch08::block_fold<Acc, Block>(ch08::grid_stride_fold(in, n, ch08::Sum{}), ch08::Sum{}, sync);
-  if (threadIdx.x == 0) atomic_add(out, v);
-}
 
 std::string describe(std::uint64_t bits, harness::DType out) {
   char buf[96];
@@ -106,28 +85,10 @@ int main(int argc, char** argv) {
 
   return harness::run_program("atomic_vs_deterministic", [&]() -> int {
     const harness::DType type = harness::parse_dtype(o.type);
-    const harness::Stage<harness::Reduce> stage4 = ch08::reduce_stage_4_stage();
-    // The atomic variant: stage 4's first pass with atomicAdd of each block's value into the
-    // result, on the same grid and block, so the same block partials are combined.
-    harness::Stage<harness::Reduce> atomic = stage4;
-    atomic.name = "reduce_stage_4 (atomic finish)";
-    atomic.deterministic = false;
-    atomic.workspace_bytes = nullptr;
-    atomic.depth = [](const harness::ReduceArgs& a) {  // the partials are added one after another
-      const std::size_t grid = ch08::reduce_stage_4_grid(a);
-      return harness::reduce_depth(static_cast<double>(harness::blocks_for(a.n, a.block)) / grid + 1, a.block,
-                                   static_cast<double>(grid));
-    };
-    atomic.launch = [](const harness::ReduceArgs& a) {
-      const std::size_t grid = ch08::reduce_stage_4_grid(a);
-      ch08::dispatch(a.type, harness::Op::sum, a.block, [&](auto t, auto, auto block) {
-        using T = decltype(t);
-        using Acc = ch08::accumulator_t<ch08::Sum, T>;
-        constexpr int B = decltype(block)::value;
-        CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(Acc), a.stream));
-        reduce_stage_4_atomic<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<Acc>());
-      });
-    };
+    const harness::Stage<harness::Reduce> stage4 = ch08::reduce_stage_named("reduce_stage_4");
+    // The atomic variant: the same first pass on the same grid and block, so the same block
+    // partials, added to the result by atomicAdd instead of the second pass.
+    const harness::Stage<harness::Reduce> atomic = ch08::reduce_stage_4_atomic_finish();
     harness::ReduceArgs probe;
     probe.type = type;
     probe.n = o.n;
