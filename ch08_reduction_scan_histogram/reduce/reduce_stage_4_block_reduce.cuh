@@ -137,11 +137,13 @@ inline harness::Stage<harness::Reduce> reduce_stage_4_stage() {
 // and counts the distinct results. Same grid, same block, same block partials: only the finish
 // differs, an atomicAdd per block into the result instead of the second pass.
 
-//! Adds `v` to `*p` atomically, for the accumulators of a sum: float, double, and long long (the
-//! exact accumulator of an int sum) through the unsigned 64-bit atomicAdd, since two's complement
-//! addition gives the same bits for signed and unsigned words.
+//! Adds `v` to the float `*p` atomically (the accumulator of a float sum).
 __device__ __forceinline__ void atomic_accumulate(float* p, float v) { atomicAdd(p, v); }
+//! Adds `v` to the double `*p` atomically (the accumulator of a double sum).
 __device__ __forceinline__ void atomic_accumulate(double* p, double v) { atomicAdd(p, v); }
+//! Adds `v` to the long long `*p` atomically (the exact accumulator of an int sum), through the
+//! unsigned 64-bit atomicAdd: two's complement addition gives the same bits for signed and
+//! unsigned words.
 __device__ __forceinline__ void atomic_accumulate(long long* p, long long v) {
   atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
 }
