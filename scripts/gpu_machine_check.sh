@@ -53,6 +53,7 @@ Environment (default in brackets):
   SCAN_SIZES          exponents of the scan ladders ["26 28 30"]
   HIST_SIZES          exponents of the histogram ladders ["28 30"]
   CTEST_ARGS          extra ctest flags for the test step [none]
+  LONG_ARGS           extra ctest flags for the long step, e.g. "-R solutions_ch07|test_scan_gpu" [none]
   SWEEP_ARGS          extra size_sweep.sh flags [none]
 
 Exit code: 0 every step passed, 1 a step failed, 2 bad command line.
@@ -111,7 +112,7 @@ for label in sanitizer profile; do
   tail -30 "$OUT/$label.log" >>"$OUT/summary.txt"
 done
 if want long; then
-  if ctest --test-dir "$BUILD" --output-on-failure -L '^long$' -LE '^profile$' >"$OUT/long.log" 2>&1; then note "long tests: ok"; else note "long tests: FAILED"; status=1; fi
+  if ctest --test-dir "$BUILD" --output-on-failure -L '^long$' -LE '^profile$' ${LONG_ARGS:-} >"$OUT/long.log" 2>&1; then note "long tests: ok"; else note "long tests: FAILED"; status=1; fi
   tail -25 "$OUT/long.log" | tee -a "$OUT/summary.txt"
 fi
 [ -d "$BUILD/gpu-tools" ] && cp -r "$BUILD/gpu-tools" "$OUT/" 2>/dev/null
