@@ -32,7 +32,7 @@ Steps run only when named:
              in $SHAPE_BLOCKS ["128 512"] and stage 7's every --tuning knob (or those in $KNOBS; empty:
              none) at 2^k floats for k in $SHAPE_SIZES ["28"], then the scan ladder there (stages 7
              and 8 beside CUB and the copy) in the same run: $OUT/scan_shapes_2e<k>_float.txt (each
-             run's time, throughput and verdict lines), scan_shapes_2e<k>_float.csv,
+             run's time, throughput and verdict lines), scan_shapes_2e<k>_float/ (each run's CSV),
              scan_ladder_2e<k>_float_stages7_8.csv / .md
   multigpu   ctest -L multigpu, then the multi-GPU tables (strong scaling of multi_gpu_reduce at
              2^28, 2^30 and 2^31 + 5 floats, multi_gpu_allreduce at 2^16 .. 2^28) into
@@ -169,17 +169,18 @@ if want shapes; then
     [ -n "$shapes" ] || shapes="default"
     for k in ${SHAPE_SIZES:-28}; do
       f="$OUT/scan_shapes_2e${k}_float.txt"; : >"$f"
+      c="$OUT/scan_shapes_2e${k}_float"; mkdir -p "$c"  # one CSV per run: --csv rewrites its file
       for v in $shapes; do
         echo "### scan_stage_8 --pipeline $v" >>"$f"
-        "$s8" --n 2^$k --pipeline "$v" --csv "$OUT/scan_shapes_2e${k}_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
+        "$s8" --n 2^$k --pipeline "$v" --csv "$c/scan_stage_8_$v.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
       done
       for b in ${SHAPE_BLOCKS-128 512}; do
         echo "### scan_stage_8 --block $b" >>"$f"
-        "$s8" --n 2^$k --block $b --csv "$OUT/scan_shapes_2e${k}_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
+        "$s8" --n 2^$k --block $b --csv "$c/scan_stage_8_block$b.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
       done
       for t in $knobs; do
         echo "### scan_stage_7 --tuning $t" >>"$f"
-        "$s7" --n 2^$k --tuning $t --csv "$OUT/scan_shapes_2e${k}_float.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
+        "$s7" --n 2^$k --tuning $t --csv "$c/scan_stage_7_$t.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
       done
       note "scan shapes 2^$k: $(grep -c '^###' "$f") runs, $(grep -c 'verify: *PASS' "$f") verified"
       run_ladder scan_ladder "scan_ladder_2e${k}_float_stages7_8" --n 2^$k --iters 30 --stages scan_stage_7,scan_stage_8
