@@ -112,7 +112,8 @@ for label in sanitizer profile; do
   tail -30 "$OUT/$label.log" >>"$OUT/summary.txt"
 done
 if want long; then
-  if ctest --test-dir "$BUILD" --output-on-failure -L '^long$' -LE '^profile$' ${LONG_ARGS:-} >"$OUT/long.log" 2>&1; then note "long tests: ok"; else note "long tests: FAILED"; status=1; fi
+  read -ra long_args <<<"${LONG_ARGS:-}"  # words, not globbed: a regex keeps its * ? [
+  if ctest --test-dir "$BUILD" --output-on-failure -L '^long$' -LE '^profile$' "${long_args[@]}" >"$OUT/long.log" 2>&1; then note "long tests: ok"; else note "long tests: FAILED"; status=1; fi
   tail -25 "$OUT/long.log" | tee -a "$OUT/summary.txt"
 fi
 [ -d "$BUILD/gpu-tools" ] && cp -r "$BUILD/gpu-tools" "$OUT/" 2>/dev/null
@@ -169,7 +170,7 @@ if want shapes; then
     [ -n "$shapes" ] || shapes="default"
     for k in ${SHAPE_SIZES:-28}; do
       f="$OUT/scan_shapes_2e${k}_float.txt"; : >"$f"
-      c="$OUT/scan_shapes_2e${k}_float"; mkdir -p "$c"  # one CSV per run: --csv rewrites its file
+      c="$OUT/scan_shapes_2e${k}_float"; rm -rf "$c"; mkdir -p "$c"  # one CSV per run: --csv rewrites its file
       for v in $shapes; do
         echo "### scan_stage_8 --pipeline $v" >>"$f"
         "$s8" --n 2^$k --pipeline "$v" --csv "$c/scan_stage_8_$v.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1

@@ -1,5 +1,6 @@
 // Chapter 8's reduction stages collected in ladder order: each header holds one stage's kernel, its
 // two-pass launch and its description; this file compiles them once for the ladder and the tests.
+// Stage 4's header also holds its atomic-finish contrast, handed out by reduce_stage_4_atomic_finish.
 #include <stdexcept>
 
 #include "ch08_reduce_stages.hpp"

@@ -14,7 +14,8 @@
 //!
 //! Determinism: the fold order is fixed by the code (grid-stride order, then the shuffle tree, then
 //! the second pass over the partials in index order), so the same input, block and grid give the
-//! same bits on every run.
+//! same bits on every run. At the end of this file, the contrast: the same first pass finished by
+//! an atomicAdd per block (reduce_stage_4_atomic, for atomic_vs_deterministic), which is not.
 //! Reuses stage 3's warp_fold and, through it, stage 2's grid_stride_fold and grid rule (reduce_stage_3_warp_shuffle.cuh, included).
 #pragma once
 #include <cuda_runtime.h>

@@ -3,6 +3,7 @@
 // every supported block size (32..1024; sizes from 2^24 on at block 256), seeded signed data (sum:
 // the stage's depth bound, or "not checked"; max/min: exact) and exact data (every element
 // +1 or -1: equality), on poisoned outputs and workspaces. Int sums are compared exactly as int64.
+// Also stage 4's atomic-finish contrast (atomic_vs_deterministic's), which sums only.
 //
 // Past 2^31: the default run takes stages 1-5 at n = 2^31 + 1 on one input (a float sum of exact
 // data, block 256; stage 1 also at block 32), made once and shared by the stages. The exhaustive
