@@ -235,9 +235,10 @@ ${register}")
                                                        RESOURCE_LOCK gpu_memory)
   endforeach()
   # The solutions' executable and its one test: every solution of the chapter in one process, so
-  # that the default run's large input (2^31 + 1 elements: gigabytes, seconds to make) is made once
-  # for all of them (cached_session keeps it), not once per exercise. (The [long] cases' six inputs,
-  # one per type and kind of data, do not fit in the cache together: each exercise makes them again.)
+  # that the large inputs (2^31 + 1 elements: gigabytes, seconds each to make) are made once for all
+  # of them, not once per exercise: the default run's one input stays in cached_session's cache, and
+  # the [long] cases' six (one per type and kind of data, too many to cache together) are swept input
+  # by input over every solution at once (exercise_support::past_2e31_every_type_runs).
   # scripts/exercise.sh <chapter>/<NN> --solution runs one exercise's test case, tag [<chapter>_<NN>].
   file(CONFIGURE OUTPUT ${solution_src} CONTENT "${solution_text}")
   add_executable(solutions_${chapter} ${solution_src} ${test_objects} $<TARGET_OBJECTS:tutorial_gpu_test_main> $<TARGET_OBJECTS:tutorial_catch_runner>)

@@ -216,9 +216,10 @@ std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
 //! every input again for every stage once the cache cannot hold them all (six inputs past 2^31 of
 //! 8-17 GB each: one per type and distribution), and making one takes seconds. CHECKs that every
 //! stage ran at least once (a stage no input reached would pass vacuously); an exception from one
-//! stage's sweep fails the check and the others go on. Returns the number of runs.
+//! stage's sweep fails the check and the others go on. Returns the number of runs of each stage, in
+//! the order of `stages`.
 template <class P>
-std::size_t sweep_each_input(const std::vector<harness::Stage<P>>& stages, const Sweep<P>& sw) {
+std::vector<std::size_t> sweep_each_input(const std::vector<harness::Stage<P>>& stages, const Sweep<P>& sw) {
   std::vector<std::size_t> runs(stages.size(), 0);
   for (harness::DType type : sw.types) {
     for (const auto& config : sw.configs) {
@@ -237,13 +238,11 @@ std::size_t sweep_each_input(const std::vector<harness::Stage<P>>& stages, const
       }
     }
   }
-  std::size_t total = 0;
   for (std::size_t i = 0; i < stages.size(); ++i) {
     INFO(stages[i].name << ": no run in the sweep");
     CHECK(runs[i] > 0);
-    total += runs[i];
   }
-  return total;
+  return runs;
 }
 
 }  // namespace testing_support

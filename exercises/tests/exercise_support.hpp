@@ -1,12 +1,14 @@
 // Checks the chapter-7 exercise tests share beyond testing_support::sweep: user-chosen grids,
-// inputs that do not start on a 16-byte boundary, one bit pattern over repeated runs, and the
-// throughput report against the chapter's own stage. Every failure carries the same context line
+// inputs that do not start on a 16-byte boundary, one bit pattern over repeated runs, the
+// throughput report against the chapter's own stage, and the long case past 2^31 (every type, both
+// kinds of data) swept over every exercise of the binary at once. Every failure carries the same context line
 // as the sweep's ("<stage>: type f32, ..., n 1000, block 128, ..."), which scripts/exercise.sh
 // turns into a summary.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "cuda_check.hpp"
 #include "cuda_raii.hpp"
 #include "device_info.hpp"
+#include "exercise_stage.hpp"
 #include "measure.hpp"
 #include "reduce_problem.hpp"
 #include "sweep.hpp"
@@ -102,6 +105,33 @@ inline void report_throughput(const Stage<Reduce>& mine, const Stage<Reduce>& ch
                 mine.name.c_str(), m.gb_per_s, chapter.name.c_str(), c.gb_per_s,
                 c.gb_per_s > 0 ? m.gb_per_s / c.gb_per_s : 0.0);
   WARN(line << " -- a report, not pass/fail");
+}
+
+//! The long case of a chapter-7 exercise: exercise `id` ("ch07/03") at n = 2^31 + 1 on every type
+//! and both kinds of data; returns its number of runs. The first call sweeps every exercise of
+//! that chapter this binary holds, input by input (testing_support::sweep_each_input), and later
+//! calls return what it recorded. In solutions_ch07 the six long cases thus share the six inputs
+//! (8-17 GB each, seconds to make) instead of making 36, and a failing solution shows in whichever
+//! long case runs first, named by its stage; in a stub's binary (exercise_ch07_NN) the one
+//! exercise is all there is.
+inline std::size_t past_2e31_every_type_runs(const std::string& id) {
+  static std::map<std::string, std::size_t> runs;
+  static bool swept = false;
+  if (!swept) {
+    swept = true;
+    const std::string chapter = id.substr(0, id.find('/') + 1);  // "ch07/"
+    std::vector<std::string> ids;
+    std::vector<Stage<Reduce>> stages;
+    for (const auto& [key, make] : exercise_registry<Reduce>()) {
+      if (key.rfind(chapter, 0) != 0) continue;
+      ids.push_back(key);
+      stages.push_back(make());
+    }
+    const std::vector<std::size_t> r =
+        testing_support::sweep_each_input(stages, testing_support::past_2e31_every_type<Reduce>());
+    for (std::size_t i = 0; i < ids.size(); ++i) runs[ids[i]] = r[i];
+  }
+  return runs[id];
 }
 
 }  // namespace exercise_support
