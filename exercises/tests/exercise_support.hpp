@@ -115,10 +115,7 @@ inline void report_throughput(const Stage<Reduce>& mine, const Stage<Reduce>& ch
 //! long case runs first, named by its stage; in a stub's binary (exercise_ch07_NN) the one
 //! exercise is all there is.
 inline std::size_t past_2e31_every_type_runs(const std::string& id) {
-  static std::map<std::string, std::size_t> runs;
-  static bool swept = false;
-  if (!swept) {
-    swept = true;
+  static const std::map<std::string, std::size_t> runs = [&] {
     const std::string chapter = id.substr(0, id.find('/') + 1);  // "ch07/"
     std::vector<std::string> ids;
     std::vector<Stage<Reduce>> stages;
@@ -129,9 +126,12 @@ inline std::size_t past_2e31_every_type_runs(const std::string& id) {
     }
     const std::vector<std::size_t> r =
         testing_support::sweep_each_input(stages, testing_support::past_2e31_every_type<Reduce>());
-    for (std::size_t i = 0; i < ids.size(); ++i) runs[ids[i]] = r[i];
-  }
-  return runs[id];
+    std::map<std::string, std::size_t> by_id;
+    for (std::size_t i = 0; i < ids.size(); ++i) by_id[ids[i]] = r[i];
+    return by_id;
+  }();
+  const auto it = runs.find(id);
+  return it == runs.end() ? 0 : it->second;
 }
 
 }  // namespace exercise_support
