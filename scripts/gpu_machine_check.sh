@@ -168,21 +168,17 @@ if want shapes; then
     choices() { "$1" --help | sed -n "s/.*$2 TEXT:{\([^}]*\)}.*/\1/p" | tr ',' ' '; }
     shapes=${SHAPES:-$(choices "$s8" --pipeline)}; knobs=${KNOBS-$(choices "$s7" --tuning)}
     [ -n "$shapes" ] || shapes="default"
+    # shape_run <program> <flag> <value> <csv name>: one run at 2^k, its lines into $f, its CSV into $c.
+    shape_run() {
+      echo "### $(basename "$1") $2 $3" >>"$f"
+      "$1" --n 2^$k "$2" "$3" --csv "$c/$4.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
+    }
     for k in ${SHAPE_SIZES:-28}; do
       f="$OUT/scan_shapes_2e${k}_float.txt"; : >"$f"
       c="$OUT/scan_shapes_2e${k}_float"; rm -rf "$c"; mkdir -p "$c"  # one CSV per run: --csv rewrites its file
-      for v in $shapes; do
-        echo "### scan_stage_8 --pipeline $v" >>"$f"
-        "$s8" --n 2^$k --pipeline "$v" --csv "$c/scan_stage_8_$v.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
-      done
-      for b in ${SHAPE_BLOCKS-128 512}; do
-        echo "### scan_stage_8 --block $b" >>"$f"
-        "$s8" --n 2^$k --block $b --csv "$c/scan_stage_8_block$b.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
-      done
-      for t in $knobs; do
-        echo "### scan_stage_7 --tuning $t" >>"$f"
-        "$s7" --n 2^$k --tuning $t --csv "$c/scan_stage_7_$t.csv" 2>&1 | grep -E "time:|throughput:|verify:" >>"$f" || status=1
-      done
+      for v in $shapes; do shape_run "$s8" --pipeline "$v" "scan_stage_8_$v"; done
+      for b in ${SHAPE_BLOCKS-128 512}; do shape_run "$s8" --block "$b" "scan_stage_8_block$b"; done
+      for t in $knobs; do shape_run "$s7" --tuning "$t" "scan_stage_7_$t"; done
       note "scan shapes 2^$k: $(grep -c '^###' "$f") runs, $(grep -c 'verify: *PASS' "$f") verified"
       run_ladder scan_ladder "scan_ladder_2e${k}_float_stages7_8" --n 2^$k --iters 30 --stages scan_stage_7,scan_stage_8
     done
