@@ -11,7 +11,8 @@
 // Both kernels are compiled once, in the chapter's library ch08_reduce, which this program links.
 // Integer sums are exact, so with --type int both columns give one result (addition of integers is
 // associative). Exit code: 0 when the two-pass result was one bit pattern and both passed their
-// checks (on --dist signed floats the atomic check is usually "not checked": see the output); 1 otherwise;
+// checks (on random floats each result is held to its depth bound, or "not checked" where that bound
+// is looser than the sum; the atomic grid's bound is the looser one: see the output); 1 otherwise;
 // 2 for bad flags; 77 without a GPU.
 #include <cstdint>
 #include <cstdio>
