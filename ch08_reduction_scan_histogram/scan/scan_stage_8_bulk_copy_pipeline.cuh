@@ -108,11 +108,16 @@ namespace ch08 {
 //! The tile index a producer hands over when the counter has passed the last tile: stop.
 inline constexpr unsigned kNoTile = 0xFFFFFFFFu;
 
-//! Bytes of one stage of the ring: a tile of Block * Vectors 16-byte vectors, plus 16 for a
-//! misaligned head, rounded up to 128.
+//! Bytes of one stage of the ring: a tile of `block` * `vectors` 16-byte vectors, plus 16 for a
+//! misaligned head, rounded up to 128. Preconditions: block and vectors positive.
+__host__ __device__ constexpr unsigned pipeline_stage_bytes(int block, int vectors) {
+  return (static_cast<unsigned>(block) * static_cast<unsigned>(vectors) * 16 + 16 + 127) / 128 * 128;
+}
+
+//! pipeline_stage_bytes(Block, Vectors) as a compile-time constant, for the kernel's pointer arithmetic.
 template <int Block, int Vectors>
 __host__ __device__ constexpr unsigned pipeline_stage_bytes() {
-  return (static_cast<unsigned>(Block) * Vectors * 16 + 16 + 127) / 128 * 128;
+  return pipeline_stage_bytes(Block, Vectors);
 }
 
 //! The ring's bookkeeping, in static shared memory: per stage its five mbarriers, the tile index,
@@ -659,10 +664,9 @@ struct PipelineShape {
   int stages;   //!< tiles in the ring
 };
 
-//! Dynamic shared memory of stage 8's kernel at a block size and shape.
+//! Dynamic shared memory of stage 8's kernel at a block size and shape, in bytes: the ring's stages.
 inline std::size_t pipeline_smem_bytes(int block, PipelineShape shape) {
-  return static_cast<std::size_t>(shape.stages) *
-         ((static_cast<std::size_t>(block) * shape.vectors * 16 + 16 + 127) / 128 * 128);
+  return static_cast<std::size_t>(shape.stages) * pipeline_stage_bytes(block, shape.vectors);
 }
 
 //! Smallest consumer block of stage 8.
