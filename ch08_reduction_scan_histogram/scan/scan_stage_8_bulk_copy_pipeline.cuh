@@ -149,6 +149,10 @@ __device__ __forceinline__ void arrive(std::uint64_t* bar) {
   [[maybe_unused]] const std::uint64_t state = cuda::ptx::mbarrier_arrive(bar);
 }
 
+//! Elements in a whole tile of stage 8: Block consumer threads x Vectors 16-byte vectors of T.
+template <class T, int Block, int Vectors>
+inline constexpr std::size_t kPipelineTile = static_cast<std::size_t>(Block) * Vectors * kVecItems<T>;
+
 //! Where a tile lies in the input: its first element and how many elements it has (Block * Vectors
 //! 16-byte vectors, fewer for the last tile).
 struct TileExtent {
@@ -159,7 +163,7 @@ struct TileExtent {
 //! The extent of `tile` in an input of n elements (tile * tile size < n).
 template <class T, int Block, int Vectors>
 __device__ __forceinline__ TileExtent tile_extent(std::size_t n, unsigned tile) {
-  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVecItems<T>;
+  constexpr std::size_t kTile = kPipelineTile<T, Block, Vectors>;
   const std::size_t first = static_cast<std::size_t>(tile) * kTile;
   return {first, n - first < kTile ? n - first : kTile};
 }
@@ -267,7 +271,7 @@ __device__ __forceinline__ T sum_stage(const T* stage, std::size_t count, unsign
   constexpr int kPerLane = Block * Vectors / 32;  // 16-byte vectors each lane adds
   constexpr int kChains = 4;                      // independent partial sums per vector element
   static_assert(kPerLane % kChains == 0, "whole rounds of the partial sums");
-  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
+  constexpr std::size_t kTile = kPipelineTile<T, Block, Vectors>;
   const unsigned lane = threadIdx.x % 32;
   T part = T(0);
   if (skip == 0 && count == kTile) {
@@ -371,7 +375,7 @@ __device__ __forceinline__ void read_stage(const T* stage, std::size_t count, un
                                            T (&x)[Vectors][kVecItems<T>]) {
   using V = typename Vec16<T>::type;
   constexpr int kVec = kVecItems<T>;
-  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
+  constexpr std::size_t kTile = kPipelineTile<T, Block, Vectors>;
   if (skip == 0 && count == kTile) {
 #pragma unroll
     for (int j = 0; j < Vectors; ++j) {
@@ -437,7 +441,7 @@ __device__ __forceinline__ void pipeline_consumer(T* __restrict__ out, std::size
                                                   PipelineSlots<T, Stages, Block / 32>& slots) {
   constexpr int kVec = kVecItems<T>;
   constexpr int kWarps = Block / 32;
-  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
+  constexpr std::size_t kTile = kPipelineTile<T, Block, Vectors>;
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   for (unsigned i = 0;; ++i) {
     const unsigned s = i % Stages, parity = (i / Stages) % 2;
@@ -534,7 +538,7 @@ __device__ __forceinline__ void pipeline_scan_store(T* __restrict__ out, std::si
                                                     unsigned tile) {
   constexpr int kVec = kVecItems<T>;
   constexpr int kWarps = Block / 32;
-  constexpr std::size_t kTile = static_cast<std::size_t>(Block) * Vectors * kVec;
+  constexpr std::size_t kTile = kPipelineTile<T, Block, Vectors>;
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const unsigned s = i % Stages, parity = (i / Stages) % 2;
   const auto [first, count] = tile_extent<T, Block, Vectors>(n, tile);
