@@ -86,13 +86,11 @@ TEST_CASE("every stage at n = 2^31 + 1 (float, exact data, block 256)", "[gpu][c
 }
 
 TEST_CASE("every stage at n = 2^31 + 1, every type, signed and exact data", "[.][long][gpu][ch07][large]") {
-  // Input outside, stages inside: each of the six inputs is made once for all the stages (and every
-  // stage is CHECKed to have run).
+  // Input outside, stages inside: each of the six inputs is made once for all the stages.
+  // sweep_each_input CHECKs every run and that every stage ran at least once.
   std::vector<Stage<Reduce>> stages = ch07::all_stages();
   for (const Stage<Reduce>& st : ch07::partials_stages()) stages.push_back(st);
-  const std::vector<std::size_t> runs =
-      testing_support::sweep_each_input(stages, testing_support::past_2e31_every_type<Reduce>());
-  CHECK(runs.size() == stages.size());
+  testing_support::sweep_each_input(stages, testing_support::past_2e31_every_type<Reduce>());
 }
 
 // --- Properties the grid-stride stages promise beyond the sweep ---------------------------------
