@@ -46,6 +46,7 @@ std::size_t parse_size(const std::string& text) {
       v -= m;
     }
   }
+  if (v > (1ull << 62)) throw UsageError("size " + text + " is too large (at most 2^62)");
   return static_cast<std::size_t>(v);
 }
 

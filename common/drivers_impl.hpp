@@ -18,6 +18,7 @@
 #include "cli.hpp"
 #include "cuda_check.hpp"
 #include "device_info.hpp"
+#include "device_limits.hpp"
 #include "drivers.hpp"
 #include "errors.hpp"
 #include "measure.hpp"
@@ -167,7 +168,14 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program) {
       if (!path->empty()) check_writable(*path);
 
     const DeviceInfo dev = query_device();
+    // What this GPU cannot run is refused here, before any allocation: the stage's architecture,
+    // shared memory and other device rules, then the memory the inputs need.
+    check_device_fit(stage, probe, current_device_limits());
     validate_shape(stage, probe);  // the grid limit (occupancy needs the device), before any input
+    const bool two_inputs = !(P::is_exact_dist(o.dist) || P::exact_on_any_data(type, config));
+    ensure_device_memory((two_inputs ? 2 : 1) * o.n * dtype_size(type),
+                         std::string(two_inputs ? "the exact and the timed input, " : "the input, ") +
+                             std::to_string(o.n) + " " + dtype_name(type) + " each,");
     Stream stream;
     std::optional<Session<P>> exact = detail::exact_session<P>(type, config, o, stream.get());
     Session<P> timed = Session<P>::generate(type, config, o.n, o.dist, o.seed, stream.get());
@@ -296,6 +304,32 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
       if (!path->empty()) check_writable(*path);
 
     const DeviceInfo dev = query_device();
+    // A stage this GPU cannot run (architecture, shared memory, toolkit) is skipped with one line;
+    // the others run.
+    std::vector<std::string> skipped;
+    {
+      const DeviceLimits& limits = current_device_limits();
+      stages.clear();
+      for (Picked& p : picked) {
+        std::vector<const Stage<P>*> kept;
+        for (const Stage<P>* s : p.stages) {
+          typename P::Args probe = detail::probe_args<P>(type, config, o);
+          probe.block = block_of(*s);
+          try {
+            check_device_fit(*s, probe, limits);
+            kept.push_back(s);
+          } catch (const UnsupportedError& e) {
+            std::fprintf(stderr, "  skipped %s\n", e.what());
+            skipped.push_back(e.what());
+          }
+        }
+        p.stages = std::move(kept);
+        stages.insert(stages.end(), p.stages.begin(), p.stages.end());
+      }
+      picked.erase(std::remove_if(picked.begin(), picked.end(), [](const Picked& p) { return p.stages.empty(); }),
+                   picked.end());
+      if (stages.empty()) throw UnsupportedError(std::string(kCannotRunHere) + ": no stage of this ladder fits it");
+    }
     Stream stream;
     std::optional<Session<P>> exact = detail::exact_session<P>(type, config, o, stream.get());
     Session<P> timed = Session<P>::generate(type, config, o.n, o.dist, o.seed, stream.get());
@@ -400,6 +434,7 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
        << " warm-up, CUDA events, L2 " << (t.flush_l2 ? "flushed" : "warm") << " between runs; block "
        << o.block << " (or the nearest the stage accepts)\n"
        << "- command: `" << detail::command_line(argc, argv) << "` (" << date << ")\n";
+    for (const std::string& why : skipped) md << "- skipped: " << why << "\n";
     const std::vector<std::string> header{"#", "stage", "what changed", "ms (median)", "GB/s", "% peak",
                                           "step", "total", "vs CUB", "verified", "check", "timed data"};
     for (std::size_t k = 0; k < picked.size(); ++k) {

@@ -21,6 +21,18 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+//! The GPU cannot run what was asked (a stage needs a newer architecture or more shared memory than
+//! it has, an input larger than its free memory, a kernel this build's toolkit could not compile).
+//! Its message always contains "cannot run on this GPU", which the smoke tests read as a skip.
+//! Reported like any UsageError: a clear message and exit code kExitUsage (2).
+class UnsupportedError : public UsageError {
+ public:
+  using UsageError::UsageError;
+};
+
+//! The phrase every UnsupportedError message contains (CTest's SKIP_REGULAR_EXPRESSION reads it).
+inline constexpr const char* kCannotRunHere = "cannot run on this GPU";
+
 //! No CUDA-capable GPU is visible: reported with the reason and exit code kExitNoGpu (77).
 class NoGpuError : public std::runtime_error {
  public:

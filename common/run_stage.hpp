@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cuda_check.hpp"
+#include "device_limits.hpp"
 #include "errors.hpp"
 #include "stage.hpp"
 
@@ -44,7 +45,55 @@ void validate_config(const Stage<P>& stage, const typename P::Args& a) {
   }
   if (a.grid != 0 && !stage.grid_stride)
     fail("--grid is not supported: this stage launches one thread per element");
+  // n elements must have a byte count a size_t holds with room to spare (2^62 bytes, far past any
+  // GPU): otherwise n * sizeof(T) would wrap and every later size check would pass on a wrong number.
+  if (a.n > (std::size_t{1} << 62) / dtype_size(a.type)) {
+    std::ostringstream m;
+    m << "n = " << a.n << " " << dtype_name(a.type) << " elements would take more than 2^62 bytes: no GPU holds that";
+    fail(m.str());
+  }
   P::validate(stage, a);
+}
+
+//! Why `stage` cannot run with `a` on a GPU with these `limits` (its toolkit, its architecture,
+//! its shared memory per block, its own device_rule); empty when it can. Needs no GPU: the CPU test
+//! of the stages' limits calls it with the limits of the readers' GPUs (reader_gpus()).
+template <class P>
+std::string device_refusal(const Stage<P>& stage, const typename P::Args& a, const DeviceLimits& limits) {
+  if (!stage.unavailable.empty()) return stage.unavailable;
+  if (stage.min_cc && limits.cc < stage.min_cc)
+    return "it needs sm_" + std::to_string(stage.min_cc) + " or newer, and this GPU is " + limits.arch();
+  if (stage.shared_bytes) {
+    const std::size_t need = stage.shared_bytes(a);
+    if (need > limits.smem_per_block)
+      return "it needs " + std::to_string(need) + " bytes of shared memory per block at block " +
+             std::to_string(a.block) + ", and this GPU gives a block at most " +
+             std::to_string(limits.smem_per_block) + " (" + bytes_text(limits.smem_per_block) + ")";
+  }
+  if (stage.device_rule) return stage.device_rule(a, limits);
+  return {};
+}
+
+//! Refuses, before anything is allocated or launched, what device_refusal says `stage` cannot run
+//! under `limits`, with what to do instead: the largest block size that would fit, else the stage's
+//! `instead`.
+//! @throws UnsupportedError "<stage>: cannot run on this GPU (<name>): <why>; <what to do>"
+template <class P>
+void check_device_fit(const Stage<P>& stage, const typename P::Args& a, const DeviceLimits& limits) {
+  const std::string why = device_refusal(stage, a, limits);
+  if (why.empty()) return;
+  std::string advice;
+  if (stage.unavailable.empty() && !(stage.min_cc && limits.cc < stage.min_cc)) {
+    for (int b = stage.max_block; b >= stage.min_block && advice.empty(); b /= 2) {
+      typename P::Args smaller = a;
+      smaller.block = b;
+      if (b != a.block && device_refusal(stage, smaller, limits).empty())
+        advice = "run it with --block " + std::to_string(b);
+    }
+  }
+  if (advice.empty() && !stage.instead.empty()) advice = "run " + stage.instead + " instead";
+  throw UnsupportedError(stage.name + ": " + kCannotRunHere + " (" + limits.name + "): " + why +
+                         (advice.empty() ? std::string() : "; " + advice));
 }
 
 //! validate_config, then the grid the stage would launch (it may ask the device for occupancy):

@@ -19,7 +19,8 @@
 
 namespace harness {
 
-//! Throws UsageError if `bytes` more bytes of device memory than are free would be needed.
+//! Throws UnsupportedError (its message says "cannot run on this GPU") if `bytes` more bytes of
+//! device memory than are free would be needed (free as device_memory() counts it).
 //! @param[in] bytes bytes about to be allocated
 //! @param[in] what what they are for, for the message
 void ensure_device_memory(std::size_t bytes, const std::string& what);

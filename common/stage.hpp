@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "device_limits.hpp"
 #include "dtype.hpp"
 
 namespace harness {
@@ -54,6 +55,10 @@ struct Stage {
   std::vector<DType> types{DType::f32, DType::f64, DType::i32};  //!< supported input types
   int min_block = 32;           //!< smallest supported block size (a power of two)
   int max_block = 1024;         //!< largest supported block size (a power of two)
+  //! Block size the stage runs at when --block is not given (its program, the ladders); 0: 256,
+  //! clamped to min_block .. max_block. A stage whose shared memory grows with the block sets a
+  //! default that fits every GPU (reader_gpus()).
+  int default_block = 0;
   bool grid_stride = false;     //!< honours Args::grid (--grid)
   bool deterministic = false;   //!< same bits on every run with the same input and configuration
   typename P::Caps caps{};      //!< what the stage supports of the problem's own options
@@ -66,6 +71,23 @@ struct Stage {
   //! thread, tree levels, partials folded serially or by atomics), for the error bound on random
   //! floats; null means the problem's default. Unused by problems whose results are integers.
   std::function<double(const Args&)> depth;
+  // --- what the GPU must offer (checked before any launch: check_device_fit, run_stage.hpp) ----
+  //! Oldest GPU the stage runs on, as 10 x major + minor (90: sm_90, Hopper); 0: every GPU the
+  //! toolkit builds for (sm_75 and newer).
+  int min_cc = 0;
+  //! Non-empty when this build holds no kernel for the stage because its CUDA toolkit cannot compile
+  //! it: why, and which toolkit can (said in the refusal).
+  std::string unavailable;
+  //! Shared memory one block needs, static + dynamic, in bytes, for these arguments. Null when the
+  //! stage uses static shared memory only: the compiler holds that to 48 KiB, which every GPU gives
+  //! a block. Compared with DeviceLimits::smem_per_block (the opt-in limit of the device).
+  std::function<std::size_t(const Args&)> shared_bytes;
+  //! Any further rule of the device (e.g. the resident threads per SM a tuning is compiled for):
+  //! why the stage cannot run with these arguments under `limits`, empty when it can; null: none.
+  std::function<std::string(const Args&, const DeviceLimits& limits)> device_rule;
+  //! What to run where this stage cannot, e.g. "scan_stage_7" (said in the refusal).
+  std::string instead;
+
   //! Enqueues the whole algorithm on args.stream (zeroing, every pass). Called with n > 0 and
   //! arguments already validated; the harness checks the launch for errors afterwards.
   std::function<void(const Args&)> launch;
@@ -73,5 +95,13 @@ struct Stage {
 
 //! True when `b` is a power of two.
 constexpr bool is_power_of_two(long long b) { return b > 0 && (b & (b - 1)) == 0; }
+
+//! The block size `stage` runs at when none is asked for: its default_block, else 256 clamped to
+//! its range.
+template <class P>
+int default_block_of(const Stage<P>& stage) {
+  if (stage.default_block) return stage.default_block;
+  return stage.max_block < 256 ? stage.max_block : (stage.min_block > 256 ? stage.min_block : 256);
+}
 
 }  // namespace harness

@@ -6,6 +6,7 @@
 #include "catch_runner.hpp"
 #include "device_info.hpp"
 #include "errors.hpp"
+#include "run_counts.hpp"
 
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {  // listing the tests and help need no GPU
@@ -20,5 +21,15 @@ int main(int argc, char** argv) {
   }
   const harness::DeviceInfo dev = harness::query_device();
   std::printf("GPU tests on %s\n", dev.summary().c_str());
-  return testing_support::run_catch_session(argc, argv);
+  const int rc = testing_support::run_catch_session(argc, argv);
+  const std::size_t skipped = testing_support::skipped_runs(), checked = testing_support::checked_runs();
+  if (skipped > 0) {
+    std::printf("%zu sweep runs were skipped because this GPU cannot run them (the warnings above say why); "
+                "%zu runs were checked.\n", skipped, checked);
+    if (rc == 0 && checked == 0) {
+      std::printf("SKIPPED: nothing in these tests could run on this GPU.\n");
+      return harness::kExitNoGpu;
+    }
+  }
+  return rc;
 }

@@ -22,10 +22,32 @@ std::vector<std::size_t> standard_sizes() {
   return {0, 1, 31, 32, 33, 1000, (std::size_t{1} << 20) + 3, std::size_t{1} << 24};
 }
 
+std::size_t& skipped_runs() {
+  static std::size_t n = 0;
+  return n;
+}
+
+std::size_t& checked_runs() {
+  static std::size_t n = 0;
+  return n;
+}
+
+bool fits_device_memory(harness::DType type, std::size_t n, std::string& why) {
+  std::size_t free_b = 0, total_b = 0;
+  harness::device_memory(free_b, total_b);
+  const std::size_t need = session_room(type, n);
+  // What the caches hold now can be given back: count it as free.
+  if (need <= free_b + cached_bytes()) return true;
+  why = std::string(harness::kCannotRunHere) + ": an input of " + std::to_string(n) + " " + harness::dtype_name(type) +
+        " and its outputs need " + harness::bytes_text(need) + ", and this GPU has " + harness::bytes_text(free_b) +
+        " free of " + harness::bytes_text(total_b);
+  return false;
+}
+
 std::size_t cache_budget_bytes() {
   static const std::size_t budget = [] {
     std::size_t free_b = 0, total_b = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    harness::device_memory(free_b, total_b);
     return free_b / 2;  // of what is free when the test starts: another program may hold the rest
   }();
   return budget;

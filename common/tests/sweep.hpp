@@ -17,6 +17,7 @@
 #include "catch.hpp"
 #include "cuda_check.hpp"
 #include "cuda_raii.hpp"
+#include "run_counts.hpp"
 #include "session.hpp"
 
 namespace testing_support {
@@ -55,6 +56,15 @@ std::size_t cached_bytes();
 
 //! Empties every registered cache but `keep` (a caller's own cache is trimmed oldest first instead).
 void clear_other_caches(const CacheHandle* keep);
+
+//! Device memory a cached input of n elements of `type` is given room for (cached_session): the
+//! input, and an output and a workspace as large again each.
+inline std::size_t session_room(harness::DType type, std::size_t n) { return 3 * n * harness::dtype_size(type); }
+
+//! Whether this GPU has room for a session of n elements of `type` beside nothing else (its free
+//! memory as harness::device_memory counts it, so TUTORIAL_DEVICE_LIMITS=memory=16GB lowers it);
+//! otherwise false and `why` says so.
+bool fits_device_memory(harness::DType type, std::size_t n, std::string& why);
 
 //! Every power-of-two block size `stage` supports.
 template <class P>
@@ -158,8 +168,14 @@ std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
     sizes.insert(static_cast<std::size_t>(b) - 1);
     sizes.insert(static_cast<std::size_t>(b) + 1);
   }
-  std::size_t runs = 0;
-  bool failed = false, said_skip = false;
+  std::size_t runs = 0, skipped = 0;
+  bool failed = false, said_skip = false, said_device = false;
+  // Once per sweep: what this GPU cannot run is skipped with its reason (a WARN), never failed.
+  auto skip_for_device = [&](const std::string& why) {
+    if (!said_device) WARN("skipped on this GPU: " << why);
+    said_device = true;
+    ++skipped;
+  };
   const std::vector<std::uint64_t> seeds = sw.seeds.empty() ? std::vector<std::uint64_t>{run_seed()} : sw.seeds;
   for (harness::DType type : sw.types) {
     if (!std::count(stage.types.begin(), stage.types.end(), type)) continue;
@@ -192,7 +208,20 @@ std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
               } catch (const harness::UsageError&) {
                 continue;  // a setting or size this stage does not take (its refusal is tested elsewhere)
               }
-              if (!s) s = &cached_session<P>(type, config, n, dist, seed);
+              try {
+                harness::check_device_fit(stage, probe, harness::current_device_limits());
+              } catch (const harness::UnsupportedError& e) {
+                skip_for_device(e.what());
+                continue;
+              }
+              if (!s) {
+                std::string why;
+                if (!fits_device_memory(type, n, why)) {
+                  skip_for_device(stage.name + ", n = " + std::to_string(n) + ": " + why);
+                  break;
+                }
+                s = &cached_session<P>(type, config, n, dist, seed);
+              }
               INFO(stage.name << " (" << stage.label << "): type " << harness::dtype_name(type) << ", "
                               << P::describe(config) << ", dist " << dist << ", n " << n << ", block " << block
                               << ", seed " << seed);
@@ -208,7 +237,12 @@ std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
       }
     }
   }
-  return runs;
+  checked_runs() += runs;
+  skipped_runs() += skipped;
+  // A sweep this GPU could not run at all counts its skips, so that `CHECK(sweep(...) > 0)` (which
+  // catches a sweep that reached nothing) does not fail for it; the skips were WARNed, and
+  // gpu_test_main reports them (and exits as skipped when nothing else ran).
+  return runs > 0 ? runs : skipped;
 }
 
 //! Runs every stage of `stages` over the sweep, one input at a time: for each (type, settings,
