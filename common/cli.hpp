@@ -20,6 +20,7 @@ struct RunOptions {
   std::string n_text = "2^24";   //!< --n as typed
   std::size_t n = 0;             //!< --n parsed by parse_size (set by parse_command_line)
   int block = 256;               //!< --block, threads per block
+  bool block_given = false;      //!< --block was on the command line (else each stage's default block)
   std::size_t grid = 0;          //!< --grid, blocks (0: the stage chooses)
   std::string type = "float";    //!< --type: float, double or int
   std::string dist = "signed";   //!< --dist: one of the problem's distributions

@@ -36,6 +36,8 @@ template <class P>
 void add_problem_flags(CLI::App& app, RunOptions& o, typename P::Config& config,
                        const std::vector<const Stage<P>*>& stages, bool ladder) {
   OptionSet which;
+  // --help shows the block a stage program runs at by default (a ladder: each stage's own).
+  if (!ladder && !stages.empty()) o.block = default_block_of(*stages.front());
   which.profile = !ladder;
   which.md = ladder;
   which.min_block = 1024;
@@ -159,6 +161,7 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program) {
            static_cast<std::size_t>(std::find(names.begin(), names.end(), chosen[k]) - names.begin());
   }
   const Stage<P>& stage = program.variants[pick];
+  if (!o.block_given) o.block = default_block_of(stage);
 
   return run_program(stage.name, [&]() -> int {
     const DType type = parse_dtype(o.type);
@@ -271,8 +274,11 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
     for (const auto& w : wanted)
       if (std::none_of(all.begin(), all.end(), [&](const Stage<P>* s) { return s->name == w; }))
         throw UsageError("--stages: unknown stage '" + w + "'");
-    // Each stage runs at --block, or at the nearest block size it accepts.
-    auto block_of = [&](const Stage<P>& s) { return std::clamp(o.block, s.min_block, s.max_block); };
+    // Each stage runs at --block (or the nearest block size it accepts); without --block, at its
+    // own default block (default_block_of: 256 for most stages).
+    auto block_of = [&](const Stage<P>& s) {
+      return o.block_given ? std::clamp(o.block, s.min_block, s.max_block) : default_block_of(s);
+    };
     // Per table, the stages picked that support this type and these settings; empty tables go.
     struct Picked {
       const LadderTable<P>* table;
@@ -431,8 +437,10 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
        << "- checks: every row is checked on exact data (" << P::exact_dist_help()
        << ") and on the timed input; `check` names the check that decided `verified`\n"
        << "- timing: median of up to " << t.iters << " runs after " << t.warmup
-       << " warm-up, CUDA events, L2 " << (t.flush_l2 ? "flushed" : "warm") << " between runs; block "
-       << o.block << " (or the nearest the stage accepts)\n"
+       << " warm-up, CUDA events, L2 " << (t.flush_l2 ? "flushed" : "warm") << " between runs; "
+       << (o.block_given ? "block " + std::to_string(o.block) + " (or the nearest the stage accepts)"
+                         : std::string("each stage at its default block (256 unless the stage's own is smaller)"))
+       << "\n"
        << "- command: `" << detail::command_line(argc, argv) << "` (" << date << ")\n";
     for (const std::string& why : skipped) md << "- skipped: " << why << "\n";
     const std::vector<std::string> header{"#", "stage", "what changed", "ms (median)", "GB/s", "% peak",

@@ -82,7 +82,7 @@ struct Sweep {
   std::vector<std::string> dists{P::dist_names().front(), P::exact_dist()};
   std::vector<std::size_t> sizes = standard_sizes();  //!< plus block-1 and block+1 for every block
   std::size_t large_from = std::size_t{1} << 24;      //!< from here on only `large_blocks` run
-  std::vector<int> large_blocks{256};                 //!< (clamped to the stage's range)
+  std::vector<int> large_blocks;                      //!< (clamped to the stage's range); empty: the stage's default block
   std::vector<std::uint64_t> seeds;                   //!< input seeds; empty: run_seed() alone
   bool block_edges = true;  //!< also run every supported block size - 1 and + 1 elements
   //! The self-test of the checks: every run must be reported as FAILED (a deliberately broken
@@ -91,8 +91,8 @@ struct Sweep {
 };
 
 //! The default run's case past 2^31: n = 2^31 + 1 of `type` (float unless said otherwise), exact data
-//! (every partial result exact: equality), the problem's default settings, block 256 (sweep also
-//! runs the small sizes block +- 1). One input per test program: cached_session shares it between
+//! (every partial result exact: equality), the problem's default settings, the stage's default block
+//! (sweep also runs the small sizes block +- 1). One input per test program: cached_session shares it between
 //! the stages of a family, so each family costs one 2^31 + 1 input, not one per stage.
 template <class P>
 Sweep<P> past_2e31(harness::DType type = harness::DType::f32) {
@@ -104,7 +104,7 @@ Sweep<P> past_2e31(harness::DType type = harness::DType::f32) {
 }
 
 //! The exhaustive case past 2^31 (CTest label `long`): n = 2^31 + 1 of every type, on both the
-//! default and the exact data, the problem's default settings, block 256.
+//! default and the exact data, the problem's default settings, the stage's default block.
 template <class P>
 Sweep<P> past_2e31_every_type() {
   Sweep<P> s;
@@ -194,6 +194,7 @@ std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
             if (n >= sw.large_from) {
               bs.clear();
               for (int b : sw.large_blocks) bs.push_back(std::clamp(b, stage.min_block, stage.max_block));
+              if (bs.empty()) bs.push_back(harness::default_block_of(stage));
               bs.erase(std::unique(bs.begin(), bs.end()), bs.end());
             }
             harness::Session<P>* s = nullptr;

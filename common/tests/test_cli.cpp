@@ -15,11 +15,14 @@ TEST_CASE("parse_size accepts integers and powers of two with offsets", "[cpu][c
   CHECK(parse_size("2^31+1") == (std::size_t{1} << 31) + 1);
   CHECK(parse_size("2^20-3") == (std::size_t{1} << 20) - 3);
   CHECK(parse_size("2^0") == 1);
+  CHECK(parse_size("2^62") == (std::size_t{1} << 62));  // the largest; stage rules then refuse its bytes
+  CHECK(parse_size("2^62-5") == (std::size_t{1} << 62) - 5);
 }
 
 TEST_CASE("parse_size rejects malformed and out-of-range sizes", "[cpu][cli]") {
   for (const char* bad : {"", "-1", "abc", "1e6", "2^", "2^x", "2^24+", "2^24*2", " 5", "5 ",
-                          "2^63", "2^3-9", "99999999999999999999", "0x10", "1.5"}) {
+                          "2^63", "2^3-9", "99999999999999999999", "0x10", "1.5", "2^62+5", "2^62+1",
+                          "4611686018427387905", "2^61+2^61"}) {
     INFO("input: '" << bad << "'");
     CHECK_THROWS_AS(parse_size(bad), UsageError);
   }

@@ -1,0 +1,182 @@
+// CPU test: every stage of both chapters, at its defaults, fits every GPU a reader has (a T4, an
+// A100, RTX 30/40/50 cards, an H100/H200): harness::device_refusal, the rule every program, ladder
+// and test applies before a launch, run here against harness::reader_gpus() without a GPU. A stage
+// that needs a newer architecture (scan stage 8: sm_90) must be refused there, by that rule and with
+// what to run instead. The checker itself is tested first, on made-up stages, so that a wrong rule
+// fails here.
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "ch07_stages.hpp"
+#include "ch08_histogram_stages.hpp"
+#include "ch08_reduce_stages.hpp"
+#include "ch08_scan_stages.hpp"
+#include "device_limits.hpp"
+#include "errors.hpp"
+#include "run_stage.hpp"
+
+using namespace harness;
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// The arguments a stage runs with when a reader gives no flag: its default block, the problem's
+// default settings, n = 2^24 of `type`.
+template <class P>
+typename P::Args default_args(const Stage<P>& s, DType type) {
+  typename P::Args a;
+  P::apply(typename P::Config{}, a);
+  a.type = type;
+  a.n = std::size_t{1} << 24;
+  a.block = default_block_of(s);
+  return a;
+}
+
+// Every type of every stage at its defaults: accepted by the stage's own rules, and fitting every
+// reader GPU whose architecture the stage supports; refused with the architecture named (and
+// something to run instead) on older ones. Returns the number of (stage, type, GPU) checks.
+template <class P>
+int check_defaults(const std::vector<Stage<P>>& stages) {
+  int checks = 0;
+  for (const Stage<P>& s : stages) {
+    if (!s.unavailable.empty()) {
+      WARN(s.name << " is not in this build: " << s.unavailable);
+      continue;
+    }
+    for (DType type : s.types) {
+      const typename P::Args a = default_args(s, type);
+      INFO(s.name << ", " << dtype_name(type) << ", block " << a.block);
+      REQUIRE_NOTHROW(validate_config(s, a));
+      for (const DeviceLimits& gpu : reader_gpus()) {
+        INFO("on " << gpu.name);
+        const std::string why = device_refusal(s, a, gpu);
+        if (s.min_cc && gpu.cc < s.min_cc) {
+          CHECK(contains(why, "sm_" + std::to_string(s.min_cc)));
+          CHECK_FALSE(s.instead.empty());
+        } else {
+          CHECK(why.empty());
+          if (s.shared_bytes) CHECK(s.shared_bytes(a) <= gpu.smem_per_block);
+        }
+        ++checks;
+      }
+    }
+  }
+  return checks;
+}
+
+}  // namespace
+
+TEST_CASE("the readers' GPUs: their limits as the device attributes give them", "[cpu][limits]") {
+  const std::vector<DeviceLimits> gpus = reader_gpus();
+  REQUIRE(gpus.size() == 6);
+  CHECK(limits_sm75().smem_per_block == 65536);   // a T4: 64 KiB per block
+  CHECK(limits_sm86().smem_per_block == 101376);  // RTX 30: 99 KiB
+  CHECK(limits_sm89().smem_per_block == 101376);  // RTX 40
+  CHECK(limits_sm120().smem_per_block == 101376); // RTX 50
+  CHECK(limits_sm80().smem_per_block == 166912);  // A100: 163 KiB
+  CHECK(limits_sm90().smem_per_block == 232448);  // H100/H200: 227 KiB
+  CHECK(limits_sm75().max_threads_per_sm == 1024);
+  CHECK(limits_sm86().max_threads_per_sm == 1536);
+  CHECK(limits_sm90().max_threads_per_sm == 2048);
+}
+
+TEST_CASE("TUTORIAL_DEVICE_LIMITS only lowers, and refuses what it cannot read", "[cpu][limits]") {
+  const DeviceLimits h200 = limits_sm90();
+  const DeviceLimits t = apply_limits_setting(h200, "smem=64KiB,memory=16GB");
+  CHECK(t.smem_per_block == 65536);
+  CHECK(t.memory_bytes == 16000000000ull);
+  CHECK(t.cc == 90);  // untouched
+  CHECK(t.lowered == "smem=64KiB,memory=16GB");
+  const DeviceLimits as_t4 = apply_limits_setting(h200, "sm_75");
+  CHECK(as_t4.cc == 75);
+  CHECK(as_t4.smem_per_block == 65536);
+  CHECK(as_t4.max_threads_per_sm == 1024);
+  CHECK(as_t4.memory_bytes == limits_sm75().memory_bytes);
+  // Raising is ignored: a T4 told it has 227 KiB still has 64 KiB.
+  CHECK(apply_limits_setting(limits_sm75(), "smem=227KiB").smem_per_block == 65536);
+  CHECK(apply_limits_setting(limits_sm75(), "sm_90").cc == 75);
+  CHECK(apply_limits_setting(h200, "smem=99KiB").smem_per_block == 101376);
+  CHECK(apply_limits_setting(h200, "cc=80,threads_per_sm=1536").max_threads_per_sm == 1536);
+  for (const char* bad : {"smem", "smem=", "smem=lots", "smem=64XB", "sm_70", "memory=0", "cc=x", "colour=red"})
+    CHECK_THROWS_AS(apply_limits_setting(h200, bad), UsageError);
+}
+
+TEST_CASE("the device rule refuses what does not fit, and says what to run instead", "[cpu][limits]") {
+  // A made-up stage whose shared memory grows with the block: 260 bytes a thread.
+  Stage<Reduce> s;
+  s.name = "made_up";
+  s.max_block = 256;
+  s.shared_bytes = [](const ReduceArgs& a) { return static_cast<std::size_t>(a.block) * 260; };
+  ReduceArgs a;
+  a.block = 256;  // 66,560 bytes: past a T4's 65,536, within an RTX card's 101,376
+  const std::string on_t4 = device_refusal(s, a, limits_sm75());
+  CHECK(contains(on_t4, "66560 bytes"));
+  CHECK(contains(on_t4, "65536"));
+  CHECK(device_refusal(s, a, limits_sm86()).empty());
+  try {
+    check_device_fit(s, a, limits_sm75());
+    FAIL("a stage past the T4's shared memory was not refused");
+  } catch (const UnsupportedError& e) {
+    CHECK(contains(e.what(), kCannotRunHere));
+    CHECK(contains(e.what(), "--block 128"));  // the largest block that fits
+  }
+  CHECK_NOTHROW(check_device_fit(s, a, limits_sm90()));
+  // An architecture rule, with the stage to run instead.
+  Stage<Reduce> hopper = s;
+  hopper.shared_bytes = nullptr;
+  hopper.min_cc = 90;
+  hopper.instead = "reduce_kernel_9";
+  try {
+    check_device_fit(hopper, a, limits_sm86());
+    FAIL("an sm_90 stage was not refused on sm_86");
+  } catch (const UnsupportedError& e) {
+    CHECK(contains(e.what(), "needs sm_90"));
+    CHECK(contains(e.what(), "run reduce_kernel_9 instead"));
+  }
+  CHECK_NOTHROW(check_device_fit(hopper, a, limits_sm90()));
+  CHECK_NOTHROW(check_device_fit(hopper, a, limits_sm120()));
+  // A stage this build could not compile is refused everywhere, with its reason.
+  Stage<Reduce> missing = s;
+  missing.unavailable = "built without it";
+  CHECK(device_refusal(missing, a, limits_sm90()) == "built without it");
+  // The checker on the real stages can fail: a stage 5 histogram at block 256 on a T4 is refused.
+  bool some_refused = false;
+  for (const auto& h : ch08::all_histogram_stages()) {
+    HistogramArgs big;
+    big.block = 256;
+    big.bins = 256;
+    big.type = DType::u8;
+    if (h.max_block >= 256 && !device_refusal(h, big, limits_sm75()).empty()) some_refused = true;
+  }
+  CHECK(some_refused);
+}
+
+TEST_CASE("past 2^62 bytes a size is refused before anything else", "[cpu][limits]") {
+  const auto stages = ch07::all_stages();
+  ReduceArgs a;
+  a.block = 256;
+  a.type = DType::f32;
+  a.n = std::size_t{1} << 60;  // 2^62 bytes of float: the largest accepted
+  CHECK_NOTHROW(validate_config(stages.front(), a));
+  a.n = (std::size_t{1} << 60) + 1;
+  CHECK_THROWS_AS(validate_config(stages.front(), a), UsageError);
+  a.type = DType::f64;
+  a.n = std::size_t{1} << 62;  // 2^65 bytes: wraps a size_t
+  CHECK_THROWS_AS(validate_config(stages.front(), a), UsageError);
+}
+
+TEST_CASE("every stage's defaults fit every reader's GPU", "[cpu][limits]") {
+  int checks = 0;
+  checks += check_defaults(ch07::all_stages());
+  checks += check_defaults(ch07::partials_stages());
+  checks += check_defaults(ch08::all_reduce_stages());
+  checks += check_defaults(std::vector<Stage<Reduce>>{ch08::reduce_stage_4_atomic_finish()});
+  checks += check_defaults(ch08::all_scan_stages());
+  checks += check_defaults(ch08::scan_stage_7_knob_stages());
+  checks += check_defaults(ch08::scan_stage_8_shape_stages());
+  checks += check_defaults(ch08::all_histogram_stages());
+  checks += check_defaults(ch08::histogram_stage_7_copy_stages());
+  CHECK(checks > 500);  // every stage and type was reached on six GPUs
+}
