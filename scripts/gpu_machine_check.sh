@@ -34,6 +34,11 @@ Steps run only when named:
              and 8 beside CUB and the copy) in the same run: $OUT/scan_shapes_2e<k>_float.txt (each
              run's time, throughput and verdict lines), scan_shapes_2e<k>_float/ (each run's CSV),
              scan_ladder_2e<k>_float_stages7_8.csv / .md
+  limits     the default run less the sanitizer label again under each TUTORIAL_DEVICE_LIMITS
+             setting in $LIMITS ["smem=99KiB,memory=16GB sm_75"], so that a smaller GPU's refusals
+             and skips are seen on this one: $OUT/ctest_limits_<setting>.log; then the refusals
+             themselves (stage programs and a ladder under sm_75, sizes past 2^62):
+             $OUT/refusals.txt
   multigpu   ctest -L multigpu, then the multi-GPU tables (strong scaling of multi_gpu_reduce at
              2^28, 2^30 and 2^31 + 5 floats, multi_gpu_allreduce at 2^16 .. 2^28) into
              $OUT/multi_gpu (needs NCCL; more than one GPU for more than G = 1)
@@ -65,8 +70,8 @@ steps=()
 for arg in "$@"; do
   case "$arg" in
     -h|--help) usage; exit 0 ;;
-    build|test|sanitize|profile|long|ladders|ch08|scan|histogram|sweep|shapes|multigpu|commands) steps+=("$arg") ;;
-    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]} shapes multigpu commands; --help)" >&2
+    build|test|sanitize|profile|long|ladders|ch08|scan|histogram|sweep|shapes|limits|multigpu|commands) steps+=("$arg") ;;
+    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]} shapes limits multigpu commands; --help)" >&2
        exit 2 ;;
   esac
 done
@@ -128,6 +133,43 @@ run_ladder() {  # run_ladder <program name> <tag> <args...>: CSV + Markdown unde
   if "$lad" "$@" --csv "$OUT/$tag.csv" --md "$OUT/$tag.md" >"$OUT/$tag.log" 2>&1; then note "$tag: ok"; else note "$tag: FAILED"; status=1; fi
   cat "$OUT/$tag.md" 2>/dev/null
 }
+if want limits; then
+  for setting in ${LIMITS:-smem=99KiB,memory=16GB sm_75}; do
+    tag=$(echo "$setting" | tr -c 'A-Za-z0-9_\n' '_')
+    if TUTORIAL_DEVICE_LIMITS=$setting ctest --test-dir "$BUILD" --output-on-failure --timeout 1500 -j 4 \
+         -LE '^(profile|sanitizer|exercise|long)$' ${CTEST_ARGS:-} >"$OUT/ctest_limits_$tag.log" 2>&1; then
+      note "ctest as if TUTORIAL_DEVICE_LIMITS=$setting: ok"
+    else
+      note "ctest as if TUTORIAL_DEVICE_LIMITS=$setting: FAILED"; status=1
+    fi
+    grep -E "tests passed|tests failed|Total Test time|\*\*\*Skipped|\*\*\*Failed|Failed  " "$OUT/ctest_limits_$tag.log" | tail -40 | tee -a "$OUT/summary.txt"
+  done
+  # The refusals a reader sees: each command, its exit code and its message.
+  r="$OUT/refusals.txt"; : >"$r"
+  refuse() {  # refuse <setting or -> <program> <args...>
+    local setting=$1 p; p=$(prog "$2"); shift 2
+    [ -n "$p" ] || { echo "missing program" >>"$r"; return; }
+    local env_text=""; [ "$setting" = - ] || env_text="TUTORIAL_DEVICE_LIMITS=$setting "
+    echo "\$ $env_text$(basename "$p") $*" >>"$r"
+    if [ "$setting" = - ]; then "$p" "$@" >>"$r" 2>&1; else TUTORIAL_DEVICE_LIMITS=$setting "$p" "$@" >>"$r" 2>&1; fi
+    echo "(exit $?)" >>"$r"
+  }
+  refuse sm_75 histogram_stage_5 --block 256 --n 2^20
+  refuse sm_75 histogram_stage_5 --n 2^20
+  refuse sm_75 scan_stage_8 --n 2^20
+  refuse sm_75 scan_stage_7 --tuning occ75 --n 2^20
+  refuse smem=99KiB histogram_stage_7 --bins 1024 --block 256 --n 2^20
+  refuse memory=16GB scan_stage_4 --n 2^31+1 --type int
+  for t in float double int; do
+    refuse - reduce_kernel_9 --n 2^62 --type $t
+    refuse - reduce_kernel_9 --n 2^62+5 --type $t
+  done
+  for t in uint8 int float; do refuse - histogram_stage_7 --n 2^62 --type $t; done
+  refuse sm_75 scan_ladder --n 2^22 --iters 3 --warmup 1
+  refuse sm_75 histogram_ladder --n 2^22 --iters 3 --warmup 1 --type uint8 --block 256
+  note "refusals: $(grep -c '^\$' "$r") commands, in $r"
+fi
+
 if want ladders; then
   for k in $LADDER_SIZES; do
     run_ladder reduce_ladder "reduce_ladder_2e${k}_float" --n 2^$k --iters 50
