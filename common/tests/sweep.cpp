@@ -32,15 +32,14 @@ std::size_t& checked_runs() {
   return n;
 }
 
-bool fits_device_memory(harness::DType type, std::size_t n, std::string& why) {
+bool fits_device_memory(std::size_t need, const std::string& what, std::string& why) {
   std::size_t free_b = 0, total_b = 0;
   harness::device_memory(free_b, total_b);
-  const std::size_t need = session_room(type, n);
   // What the caches hold now can be given back: count it as free.
   if (need <= free_b + cached_bytes()) return true;
-  why = std::string(harness::kCannotRunHere) + ": an input of " + std::to_string(n) + " " + harness::dtype_name(type) +
-        " and its outputs need " + harness::bytes_text(need) + ", and this GPU has " + harness::bytes_text(free_b) +
-        " free of " + harness::bytes_text(total_b);
+  why = std::string(harness::kCannotRunHere) + ": an input of " + what + " with its output and workspace needs " +
+        harness::bytes_text(need) + ", and this GPU has " + harness::bytes_text(free_b) + " free of " +
+        harness::bytes_text(total_b);
   return false;
 }
 

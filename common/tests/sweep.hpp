@@ -57,14 +57,10 @@ std::size_t cached_bytes();
 //! Empties every registered cache but `keep` (a caller's own cache is trimmed oldest first instead).
 void clear_other_caches(const CacheHandle* keep);
 
-//! Device memory a cached input of n elements of `type` is given room for (cached_session): the
-//! input, and an output and a workspace as large again each.
-inline std::size_t session_room(harness::DType type, std::size_t n) { return 3 * n * harness::dtype_size(type); }
-
-//! Whether this GPU has room for a session of n elements of `type` beside nothing else (its free
-//! memory as harness::device_memory counts it, so TUTORIAL_DEVICE_LIMITS=memory=16GB lowers it);
-//! otherwise false and `why` says so.
-bool fits_device_memory(harness::DType type, std::size_t n, std::string& why);
+//! Whether this GPU has room for `need` bytes (an input, its output and workspace), counting what
+//! the cached inputs hold as free (they can be dropped): its free memory as harness::device_memory
+//! counts it, so TUTORIAL_DEVICE_LIMITS=memory=16GB lowers it. Otherwise false and `why` says so.
+bool fits_device_memory(std::size_t need, const std::string& what, std::string& why);
 
 //! Every power-of-two block size `stage` supports.
 template <class P>
@@ -216,8 +212,12 @@ std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
                 continue;
               }
               if (!s) {
+                // The input, this stage's output and its workspace: what one run needs on the device.
+                const std::size_t need = n * harness::dtype_size(type) +
+                                         P::output_count(probe) * harness::dtype_size(P::output_type(stage, probe)) +
+                                         harness::workspace_of(stage, probe);
                 std::string why;
-                if (!fits_device_memory(type, n, why)) {
+                if (!fits_device_memory(need, std::to_string(n) + " " + harness::dtype_name(type), why)) {
                   skip_for_device(stage.name + ", n = " + std::to_string(n) + ": " + why);
                   break;
                 }
