@@ -1,6 +1,7 @@
 //! @file kernel_support.cuh
-//! @brief Small pieces shared by the stage launchers: compile-time block-size dispatch and
-//! launch-size arithmetic. Device code only needs CUDA; nothing here allocates.
+//! @brief Small pieces shared by the stage launchers: compile-time block-size dispatch,
+//! launch-size arithmetic and warp helpers that build for every architecture from sm_75. Device
+//! code only needs CUDA; nothing here allocates.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -44,6 +45,22 @@ __device__ __forceinline__ std::size_t global_thread_id() {
 //! Total threads in the grid, in 64 bits: the stride of a grid-stride loop.
 __device__ __forceinline__ std::size_t grid_threads() {
   return static_cast<std::size_t>(gridDim.x) * blockDim.x;
+}
+
+//! Sum of `value` over the 32 lanes of the calling warp, modulo 2^32, returned to every lane.
+//! On sm_80 and newer it is one `__reduce_add_sync` (a single REDUX instruction); older GPUs
+//! (sm_75) lack that intrinsic and get a `__shfl_xor_sync` butterfly of five steps, which gives
+//! every lane the same total. All 32 lanes must call it together (full mask).
+//! @param[in] value this lane's term
+//! @return the warp's total, in every lane
+__device__ __forceinline__ unsigned warp_sum_unsigned(unsigned value) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(0xffffffffu, value);
+#else
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) value += __shfl_xor_sync(0xffffffffu, value, offset);
+  return value;
+#endif
 }
 
 }  // namespace harness

@@ -4,7 +4,9 @@
 // (--dist hot), then checks and times every stage, CUB and the streaming-read ceiling on it with the
 // harness (poisoned output, every bin compared with the CPU's, CUDA events after warm-up, median,
 // L2 flushed), and prints GB/s per stage and share. --csv writes one row per (share, stage);
-// scripts/plot_contention.py draws it.
+// scripts/plot_contention.py draws it. Each stage runs at its own default block unless --block is
+// given; a stage this GPU cannot run at these settings (its shared memory, its architecture) is
+// skipped with one line saying why, and the others run.
 //
 //   histogram_contention --n 2^28 --shares 1/256,0.1,0.5,0.9,1 --csv contention.csv
 #include <algorithm>
@@ -16,9 +18,12 @@
 #include "ch08_histogram_stages.hpp"
 #include "cli.hpp"
 #include "cub_histogram.hpp"
+#include "device_limits.hpp"
+#include "errors.hpp"
 #include "histogram_reference.hpp"
 #include "measure.hpp"
 #include "program.hpp"
+#include "run_stage.hpp"
 
 namespace {
 
@@ -69,9 +74,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"uint8", "int", "float"}))
       ->capture_default_str();
   app.add_option("--stages", stages_text, "Stages to run, comma-separated names (default: all)");
-  app.add_option("--block", o.block, "Threads per block (each stage runs at the nearest it accepts)")
-      ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}))
-      ->capture_default_str();
+  app.add_option("--block", o.block,
+                 "Threads per block (each stage runs at the nearest it accepts; default: each stage's own "
+                 "default block, 256 unless the stage's is smaller)")
+      ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}));
   app.add_option("--bins", config.bins, "Number of bins")->check(CLI::Range(1, 1 << 20))->capture_default_str();
   app.add_option("--lower", config.lower, "Lowest counted value")->capture_default_str();
   app.add_option("--upper", config.upper, "First value past the range")->capture_default_str();
@@ -81,6 +87,11 @@ int main(int argc, char** argv) {
   app.add_option("--max-seconds", o.max_seconds, "Cap on each stage's timed runs, seconds")->capture_default_str();
   app.add_option("--csv", o.csv, "Write one row per (share, stage) here");
   if (auto rc = parse_command_line(app, o, argc, argv)) return *rc;
+  const bool block_given = app.count("--block") > 0;
+  // --block (or the nearest block size the stage accepts), else the stage's own default block.
+  auto block_of = [&](const Stage<Histogram>& s) {
+    return block_given ? std::clamp(o.block, s.min_block, s.max_block) : default_block_of(s);
+  };
 
   return run_program("histogram_contention", [&]() -> int {
     const DType type = parse_dtype(o.type);
@@ -98,8 +109,32 @@ int main(int argc, char** argv) {
     if (!o.csv.empty()) check_writable(o.csv);
 
     const DeviceInfo dev = query_device();
-    std::printf("%s\nhistogram contention: n = %zu %s samples, %s, block %d\n", dev.summary().c_str(), o.n,
-                dtype_name(type), Histogram::describe(config).c_str(), o.block);
+    // What this GPU cannot run at these settings is skipped here, before any input is made.
+    {
+      const DeviceLimits& limits = current_device_limits();
+      std::vector<Stage<Histogram>> kept;
+      for (auto& s : stages) {
+        HistogramArgs probe;
+        probe.type = type;
+        probe.n = o.n;
+        probe.block = block_of(s);
+        Histogram::apply(config, probe);
+        try {
+          check_device_fit(s, probe, limits);
+          kept.push_back(std::move(s));
+        } catch (const UnsupportedError& e) {
+          std::fprintf(stderr, "  skipped %s\n", e.what());
+        }
+      }
+      stages = std::move(kept);
+    }
+    std::string blocks = block_given ? "block " + std::to_string(o.block) + " (or the nearest a stage accepts)"
+                                     : "each stage at its default block";
+    if (!block_given)
+      for (const auto& s : stages)
+        if (block_of(s) != 256) blocks += ", " + s.name + " " + std::to_string(block_of(s));
+    std::printf("%s\nhistogram contention: n = %zu %s samples, %s, %s\n", dev.summary().c_str(), o.n,
+                dtype_name(type), Histogram::describe(config).c_str(), blocks.c_str());
     TimingOptions timing;
     timing.iters = o.iters;
     timing.warmup = o.warmup;
@@ -118,7 +153,7 @@ int main(int argc, char** argv) {
       Session<Histogram> session = Session<Histogram>::generate(type, c, o.n, "hot", o.seed, stream.get());
       std::vector<std::string> row{share_names[k]};
       for (const auto& s : stages) {
-        const int block = std::clamp(o.block, s.min_block, s.max_block);
+        const int block = block_of(s);
         const Measurement m = measure_stage<Histogram>(s, nullptr, session, block, 0, timing, dev);
         all_ok = all_ok && m.ok();
         char cell[64];

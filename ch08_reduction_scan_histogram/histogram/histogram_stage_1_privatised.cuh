@@ -72,10 +72,16 @@ inline std::size_t histogram_one_per_thread_grid(const harness::HistogramArgs& a
   return harness::stage_grid(a.grid, harness::blocks_for(a.n, a.block), a.n);
 }
 
+//! Shared memory of stage 1: the block's histogram, `bins` 32-bit counters (dynamic; no static
+//! shared memory), whatever the block size.
+inline std::size_t privatised_smem(const harness::HistogramArgs& a) {
+  return static_cast<std::size_t>(a.bins) * sizeof(unsigned);
+}
+
 //! Zeroes the histogram and launches stage 1 with or without the empty-bin skip.
 inline void launch_histogram_stage_1(const harness::HistogramArgs& a, bool skip_empty) {
   const std::size_t grid = histogram_one_per_thread_grid(a);
-  const std::size_t smem = static_cast<std::size_t>(a.bins) * sizeof(unsigned);
+  const std::size_t smem = privatised_smem(a);
   CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(harness::Count), a.stream));
   harness::with_sample_type(a.type, [&](auto t) {
     using T = decltype(t);
@@ -102,7 +108,11 @@ inline harness::Stage<harness::Histogram> histogram_stage_1_stage(bool skip_empt
   s.max_block = 1024;
   s.grid_stride = true;
   s.deterministic = true;
-  s.caps.max_bins = 24576;  // 96 KiB of 32-bit counters: fits one block on every GPU from sm_80
+  // One 32-bit counter per bin, whatever the block: the device's shared memory per block decides
+  // how many bins fit (16,384 on a T4, 58,112 on an H200), checked before any launch; past that no
+  // block size helps, and stage 0 (global atomics) counts any number of bins.
+  s.shared_bytes = privatised_smem;
+  s.instead = "histogram_stage_0";
   s.grid_for = histogram_one_per_thread_grid;
   s.launch = [skip_empty](const harness::HistogramArgs& a) { launch_histogram_stage_1(a, skip_empty); };
   return s;

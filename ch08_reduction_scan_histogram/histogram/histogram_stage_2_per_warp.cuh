@@ -86,7 +86,8 @@ __global__ void histogram_stage_2(const T* __restrict__ in, std::size_t n, Map m
   hist.fold(out);
 }
 
-//! Shared memory of the per-warp stages (2, 3, 4) at the arguments' block size and bins.
+//! Shared memory of the per-warp stages (2, 3, 4) at the arguments' block size and bins: what their
+//! launch asks for (dynamic; no static shared memory), block / 32 x bins x 4 bytes.
 inline std::size_t per_warp_smem(const harness::HistogramArgs& a) {
   return WarpHistograms::bytes(a.block / 32, a.bins);
 }
@@ -128,10 +129,12 @@ inline harness::Stage<harness::Histogram> histogram_stage_2_stage() {
   s.max_block = 1024;
   s.grid_stride = true;
   s.deterministic = true;
-  // One copy per warp: 3072 bins fill 96 KiB at block 256 (8 copies), what every GPU from sm_80
-  // gives a block; a larger block fits proportionally fewer bins, refused before anything runs.
-  s.caps.max_bins = 3072;
-  s.caps.smem_bytes = [](int block, int bins) { return WarpHistograms::bytes(block / 32, bins); };
+  // One copy per warp, block / 32 x bins x 4 bytes (8 KiB at block 256 and 256 bins): the device's
+  // shared memory per block decides which block sizes and bins fit, checked before any launch (a
+  // refusal names the largest block that fits; where not even block 32 does, stage 0 counts any
+  // number of bins).
+  s.shared_bytes = per_warp_smem;
+  s.instead = "histogram_stage_0";
   s.grid_for = histogram_one_per_thread_grid;
   s.launch = launch_histogram_stage_2;
   return s;

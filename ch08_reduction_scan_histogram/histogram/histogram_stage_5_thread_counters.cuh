@@ -11,11 +11,18 @@
 //! one byte store (LDS.U8 / STS.U8), never an atomic. A byte wraps after 255; when an add carries
 //! it past 255 the thread adds 256 to a 32-bit spill counter of that bin (a shared atomic, at most
 //! once per 256 samples of one thread in one bin). At the end, warp w adds bin b's bytes over all
-//! threads plus its spill counter (conflict-free reads, __reduce_add_sync) and issues one global
-//! atomic per non-empty bin.
-//! Cost: bins x Block bytes of shared memory (64 KiB at 256 bins and Block 256, opted in past the
-//! default 48 KiB), so at most about 880 threads per SM; hence bins <= 256 and Block <= 256. The
-//! increments of one thread run in order (the compiler cannot prove two samples hit different
+//! threads plus its spill counter (conflict-free reads, one warp sum: harness::warp_sum_unsigned)
+//! and issues one global atomic per non-empty bin.
+//! Cost: one byte per bin per thread plus the spills, bins x Block + 4 x bins bytes of shared
+//! memory per block (thread_counter_bytes), opted in past the default 48 KiB; at most 256 bins and
+//! Block 256. The default block is 128: 33,792 bytes at 256 bins, which every reader's GPU gives a
+//! block. Block 256 needs 66,560 bytes (64 KiB of bytes plus 1 KiB of spills), 1 KiB more than a
+//! T4's 65,536: there `--block 256` is refused before any launch with the advice `--block 128`, and
+//! it runs wherever the GPU gives a block that much. The bytes per thread do not depend on the
+//! block, so shared memory lets at least as many threads be resident per SM at block 128 as at 256
+//! (twice as many blocks, each zeroing and folding half as many bytes; twice the global atomics of
+//! the folds, grid x bins).
+//! The increments of one thread run in order (the compiler cannot prove two samples hit different
 //! bytes), so each sample waits for the previous one's shared load: enough resident warps hide it.
 //! What the profiler should show against stage 4: shared atomics (ATOMS) disappear from the loop
 //! (only spills remain), replaced by LDS.U8 + STS.U8 with zero bank conflicts on every input;
@@ -38,10 +45,21 @@
 
 namespace ch08 {
 
-//! Most bins and largest block of the per-thread counter stages (5 and 6): 64 KiB of bytes.
+//! Most bins of the per-thread counter stages (5 and 6).
 inline constexpr int kThreadCounterMaxBins = 256;
-//! Largest block of the per-thread counter stages.
+//! Largest block of the per-thread counter stages (66,560 bytes of shared memory at 256 bins).
 inline constexpr int kThreadCounterMaxBlock = 256;
+//! Default block of the per-thread counter stages: 33,792 bytes at 256 bins, within every reader's
+//! GPU (a T4 gives a block 65,536 bytes; block 256 needs 66,560).
+inline constexpr int kThreadCounterDefaultBlock = 128;
+
+//! Bytes of shared memory of per-thread counters for `bins` bins at `block` threads: ceil(bins / 4)
+//! rows of `block` 32-bit words (one byte per bin per thread) and `bins` 32-bit spill counters,
+//! bins x block + 4 x bins bytes when bins is a multiple of 4 (66,560 at 256 bins and block 256).
+__host__ __device__ inline std::size_t thread_counter_bytes(int block, int bins) {
+  return (static_cast<std::size_t>(bins) + 3) / 4 * static_cast<std::size_t>(block) * sizeof(unsigned) +
+         static_cast<std::size_t>(bins) * sizeof(unsigned);
+}
 
 //! Per-thread 8-bit counters with 32-bit spill counters, in shared memory.
 //! Layout: `rows = ceil(bins / 4)` rows of Block words; word (r, t) = words[r * Block + t] holds
@@ -56,9 +74,7 @@ struct ThreadCounters {
   //! Words of counters for `bins` bins.
   static __host__ __device__ std::size_t rows(int bins) { return static_cast<std::size_t>(bins + 3) / 4; }
   //! Bytes of shared memory for `bins` bins.
-  static __host__ __device__ std::size_t smem_bytes(int bins) {
-    return rows(bins) * Block * sizeof(unsigned) + static_cast<std::size_t>(bins) * sizeof(unsigned);
-  }
+  static __host__ __device__ std::size_t smem_bytes(int bins) { return thread_counter_bytes(Block, bins); }
   //! Views `smem` (smem_bytes(bins) bytes) as the counters.
   __device__ __forceinline__ ThreadCounters(unsigned* smem, int bins_)
       : bytes(reinterpret_cast<unsigned char*>(smem)),
@@ -89,7 +105,7 @@ struct ThreadCounters {
     for (int b = warp; b < bins; b += Block / 32) {
       unsigned sum = 0;
       for (int t = lane; t < Block; t += 32) sum += bytes[(((b >> 2) * Block + t) << 2) | (b & 3)];
-      sum = __reduce_add_sync(0xffffffffu, sum);
+      sum = harness::warp_sum_unsigned(sum);
       if (lane == 0) {
         sum += spill[b];
         if (sum != 0) atomicAdd(&out[b], harness::Count{sum});
@@ -145,6 +161,12 @@ void with_thread_counter_config(const harness::HistogramArgs& a, F&& f) {
   });
 }
 
+//! Shared memory of the per-thread counter stages (5 and 6) at the arguments' block and bins: what
+//! their launch asks for (ThreadCounters<Block>::smem_bytes; they declare no static shared memory).
+inline std::size_t thread_counter_smem(const harness::HistogramArgs& a) {
+  return thread_counter_bytes(a.block, a.bins);
+}
+
 //! Calls `f(kernel, T{}, map, smem_bytes)` with stage 5's kernel at the arguments' type, range and block.
 template <class F>
 void with_stage_5_kernel(const harness::HistogramArgs& a, F&& f) {
@@ -179,9 +201,11 @@ inline harness::Stage<harness::Histogram> histogram_stage_5_stage() {
   s.types = {harness::DType::u8, harness::DType::i32, harness::DType::f32};
   s.min_block = 32;
   s.max_block = kThreadCounterMaxBlock;
+  s.default_block = kThreadCounterDefaultBlock;  // fits a T4; --block 256 where the GPU allows it
   s.grid_stride = true;
   s.deterministic = true;
   s.caps.max_bins = kThreadCounterMaxBins;
+  s.shared_bytes = thread_counter_smem;
   s.grid_for = histogram_stage_5_grid;
   s.launch = launch_histogram_stage_5;
   return s;

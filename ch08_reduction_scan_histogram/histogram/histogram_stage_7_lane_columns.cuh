@@ -18,8 +18,11 @@
 //! The fold: thread b adds row b over the 32 columns of every copy, starting at column b % 32, so
 //! that the 32 threads of a warp read 32 different banks, and issues one global atomic per
 //! non-empty bin. Loads: stage 4's grid-stride loop over 16-byte vectors, four in flight.
-//! Cost: copies x bins x 128 bytes of shared memory (32 KiB at 256 bins and one copy, so 7 blocks
-//! of 256 threads fit an H200 SM); hence at most 1024 bins.
+//! Cost: copies x bins x 128 bytes of shared memory per block, copies = min(--copies, Block / 32):
+//! 32 KiB at the defaults (256 bins, one copy, any block), so 7 blocks of 256 threads fit an H200
+//! SM. The device's shared memory per block decides how many bins fit (512 on a T4, 1,816 on an
+//! H200 with one copy), checked before any launch; `--copies 4` at 256 bins needs 128 KiB (an A100
+//! or an H100/H200; elsewhere the refusal names a smaller block, which holds fewer copies).
 //! What the profiler should show against stage 4 on uniform data: the same shared atomic
 //! instructions (one per sample), but shared-memory wavefronts per atomic fall from about 3.5 to 1
 //! (no bank conflicts); the kernel moves towards the streaming read.
@@ -44,9 +47,6 @@
 #include "stage.hpp"
 
 namespace ch08 {
-
-//! Most bins of stage 7: 1024 (128 KiB of lane columns per copy).
-inline constexpr int kLaneColumnMaxBins = 1024;
 
 //! `copies` histograms of `bins` rows x 32 lane columns of 32-bit counters in shared memory:
 //! the counter of bin b, lane l, copy c at word (c * bins + b) * 32 + l (always bank l).
@@ -106,7 +106,7 @@ __device__ __forceinline__ void count_vector_in_columns(const uint4& v, const Ma
 
 //! Stage 7: lane-column shared histograms, 16-byte loads, one add per single-byte vector.
 //! @tparam T sample type: unsigned char, int or float
-//! @tparam Map bin map (histogram_bins.cuh), at most kLaneColumnMaxBins bins
+//! @tparam Map bin map (histogram_bins.cuh)
 //! @param[in] in n samples (aligned to sizeof(T); any 16-byte alignment)
 //! @param[in] n number of samples
 //! @param[in] map the bin map
@@ -149,6 +149,14 @@ void with_stage_7_kernel(const harness::HistogramArgs& a, int copies, F&& f) {
   });
 }
 
+//! Shared memory of stage 7 with `Copies` copies requested: what its launch asks for (dynamic; no
+//! static shared memory), LaneColumnHistograms::bytes(lane_column_copies(a, Copies), bins) =
+//! copies x bins x 128 bytes.
+template <int Copies>
+std::size_t lane_column_smem(const harness::HistogramArgs& a) {
+  return LaneColumnHistograms::bytes(lane_column_copies(a, Copies), a.bins);
+}
+
 //! Grid of stage 7 at `copies` copies: resident blocks of its kernel with its shared memory.
 template <int Copies>
 std::size_t histogram_stage_7_grid(const harness::HistogramArgs& a) {
@@ -180,7 +188,10 @@ harness::Stage<harness::Histogram> histogram_stage_7_stage() {
   s.change = "one shared histogram per block in lane columns (bin b of lane l at word 32b + l): a warp's atomics "
              "never share a bank; one add per 16-byte vector of equal bytes";
   s.source = "beyond the chapter: bank-conflict-free privatisation (Podlozhnyuk 2007, per-lane sub-histograms)";
-  s.caps.max_bins = kLaneColumnMaxBins / Copies;
+  // Its own shared memory, not stage 4's: copies x bins x 128 bytes (lane_column_smem). Where no
+  // block fits the bins, stage 4 (per-warp copies, 4 bytes per bin at block 32) is what to run.
+  s.shared_bytes = lane_column_smem<Copies>;
+  s.instead = "histogram_stage_4";
   s.grid_for = histogram_stage_7_grid<Copies>;
   s.launch = launch_histogram_stage_7<Copies>;
   return s;

@@ -71,23 +71,7 @@ Histogram::Reference Histogram::reference(DType type, const Config& c, std::vect
 void Histogram::validate(const Stage<Histogram>& s, const Args& a) {
   if (a.bins < 1 || a.bins > s.caps.max_bins)
     throw UsageError(s.name + ": " + std::to_string(a.bins) + " bins is not supported: from 1 to " +
-                     std::to_string(s.caps.max_bins) + " (what this stage fits in shared memory)");
-  if (s.caps.smem_bytes && s.caps.smem_bytes(a.block, a.bins) > kMaxStageSharedBytes) {
-    // Say what fits: the largest block for these bins, and the most bins at this block.
-    int block = 0;
-    for (int b = s.min_block; b <= s.max_block; b *= 2)
-      if (s.caps.smem_bytes(b, a.bins) <= kMaxStageSharedBytes) block = b;
-    int bins = 0;
-    for (int step = 1 << 20; step > 0; step /= 2)
-      if (bins + step <= s.caps.max_bins && s.caps.smem_bytes(a.block, bins + step) <= kMaxStageSharedBytes)
-        bins += step;
-    std::string fix = "use at most " + std::to_string(bins) + " bins at this block";
-    if (block > 0) fix = "use --block " + std::to_string(block) + " or smaller, or " + fix;
-    throw UsageError(s.name + ": " + std::to_string(a.bins) + " bins at block " + std::to_string(a.block) +
-                     " need " + std::to_string(s.caps.smem_bytes(a.block, a.bins) / 1024) +
-                     " KiB of shared memory per block, more than the " +
-                     std::to_string(kMaxStageSharedBytes / 1024) + " KiB a stage may use: " + fix);
-  }
+                     std::to_string(s.caps.max_bins) + " (what this stage's kernel counts)");
   try {
     validate_bin_range(a.type, a.bins, a.lower, a.upper);
   } catch (const UsageError& e) {

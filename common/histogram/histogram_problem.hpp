@@ -42,16 +42,11 @@ struct Histogram {
   using Reference = HistogramReference;  //!< the CPU reference
   //! What a histogram stage supports beyond sample types and block sizes.
   struct Caps {
-    int max_bins = 1 << 20;  //!< most bins the stage accepts (shared-memory stages: what fits)
-    //! Shared memory one block needs at `block` threads and `bins` bins, when that grows with the
-    //! block (per-warp copies); null when it does not. validate() refuses settings that need more
-    //! than kMaxStageSharedBytes.
-    std::size_t (*smem_bytes)(int block, int bins) = nullptr;
+    //! Most bins the stage's kernel itself accepts (e.g. 256 for per-thread byte counters). How
+    //! many bins fit a GPU's shared memory is not a cap here: the stage's Stage::shared_bytes says
+    //! what a block needs, and check_device_fit compares it with the device (run_stage.hpp).
+    int max_bins = 1 << 20;
   };
-  //! Most shared memory a histogram stage may ask for per block: 96 KiB, what every GPU from sm_80
-  //! gives a block (sm_86 and sm_89: 99 KiB; sm_80: 163 KiB; sm_90: 227 KiB), so that a setting
-  //! accepted here launches on any of them.
-  static constexpr std::size_t kMaxStageSharedBytes = 96 * 1024;
   //! The run settings a histogram has besides n, type, block and grid.
   struct Config {
     int bins = 256;          //!< --bins
@@ -96,9 +91,9 @@ struct Histogram {
     a.lower = c.lower;
     a.upper = c.upper;
   }
-  //! Before anything runs: at least one bin, at most the stage's max_bins; the shared memory the
-  //! stage needs at this block size within kMaxStageSharedBytes; a range the sample type can bin
-  //! (lower < upper, finite; integer limits for integer samples: validate_bin_range).
+  //! Before anything runs, needing no GPU: at least one bin, at most the stage's max_bins; a range
+  //! the sample type can bin (lower < upper, finite; integer limits for integer samples:
+  //! validate_bin_range). The shared memory the stage needs on this GPU is check_device_fit's.
   //! @throws UsageError naming the stage and what to change
   static void validate(const Stage<Histogram>& s, const Args& a);
   //! Counters are 64-bit (reported as int64).

@@ -63,11 +63,16 @@ __global__ void ex06_kernel(const T* __restrict__ in, std::size_t n, Map map, ha
   }
 }
 
+//! Shared memory of ex06_kernel: (block / 32) x bins 32-bit counters (dynamic; no static shared memory).
+inline std::size_t ex06_smem(const harness::HistogramArgs& a) {
+  return static_cast<std::size_t>(a.block / 32) * static_cast<std::size_t>(a.bins) * sizeof(unsigned);
+}
+
 //! Zeroes the histogram and launches ex06_kernel on stage 1's grid (one thread per sample).
 //! @throws UsageError when the device cannot give a block warps x bins counters
 inline void launch_ex06(const harness::HistogramArgs& a) {
   const std::size_t grid = ch08::histogram_one_per_thread_grid(a);
-  const std::size_t smem = static_cast<std::size_t>(a.block / 32) * static_cast<std::size_t>(a.bins) * sizeof(unsigned);
+  const std::size_t smem = ex06_smem(a);
   CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(harness::Count), a.stream));
   harness::with_sample_type(a.type, [&](auto t) {
     using T = decltype(t);
@@ -91,11 +96,10 @@ inline harness::Stage<harness::Histogram> ex06_stage() {
   s.max_block = 1024;
   s.grid_stride = true;
   s.deterministic = true;
-  s.caps.max_bins = 3072;
-  // (blockDim.x / 32) copies of the bins: at most 96 KiB of shared memory per block.
-  s.caps.smem_bytes = [](int block, int bins) {
-    return static_cast<std::size_t>(block / 32) * static_cast<std::size_t>(bins) * sizeof(unsigned);
-  };
+  // (blockDim.x / 32) copies of the bins, what launch_ex06 asks for: the device's shared memory per
+  // block decides which block sizes and bins fit, checked before any launch.
+  s.shared_bytes = ex06_smem;
+  s.instead = "histogram_stage_0";
   s.grid_for = ch08::histogram_one_per_thread_grid;
   s.launch = launch_ex06;
   return s;

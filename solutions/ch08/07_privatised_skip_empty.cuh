@@ -63,10 +63,16 @@ __global__ void ex07_kernel(const T* __restrict__ in, std::size_t n, Map map, ha
   }
 }
 
+//! Shared memory of ex07_kernel: the block's histogram, bins 32-bit counters (dynamic; no static
+//! shared memory).
+inline std::size_t ex07_smem(const harness::HistogramArgs& a) {
+  return static_cast<std::size_t>(a.bins) * sizeof(unsigned);
+}
+
 //! Zeroes the histogram and launches ex07_kernel on stage 1's grid (one thread per sample).
 inline void launch_ex07(const harness::HistogramArgs& a) {
   const std::size_t grid = ch08::histogram_one_per_thread_grid(a);
-  const std::size_t smem = static_cast<std::size_t>(a.bins) * sizeof(unsigned);
+  const std::size_t smem = ex07_smem(a);
   CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(harness::Count), a.stream));
   harness::with_sample_type(a.type, [&](auto t) {
     using T = decltype(t);
@@ -90,7 +96,8 @@ inline harness::Stage<harness::Histogram> ex07_stage() {
   s.max_block = 1024;
   s.grid_stride = true;
   s.deterministic = true;
-  s.caps.max_bins = 24576;
+  s.shared_bytes = ex07_smem;  // bins x 4 bytes at any block: the device decides how many bins fit
+  s.instead = "histogram_stage_0";
   s.grid_for = ch08::histogram_one_per_thread_grid;
   s.launch = launch_ex07;
   return s;

@@ -363,7 +363,7 @@ TEST_CASE("the grid bound keeps every shared-memory counter below 2^32", "[cpu][
   CHECK(stage_grid(0, std::size_t{1} << 40, 1000) == 2147483647);  // CUDA's grid limit
 }
 
-TEST_CASE("bad settings are refused before anything runs: shared memory at this block, integer limits",
+TEST_CASE("bad settings are refused before anything runs: the kernel's own bin cap, integer limits",
           "[cpu][histogram][validate]") {
   auto args = [](DType type, int block, int bins, double lower, double upper) {
     HistogramArgs a;
@@ -375,33 +375,182 @@ TEST_CASE("bad settings are refused before anything runs: shared memory at this 
     a.upper = upper;
     return a;
   };
+  // Shared memory is the device's to judge (check_device_fit), not validate_config's: 3072 bins at
+  // block 1024 (384 KiB of warp copies) pass here and are refused on every GPU below.
   const Stage<Histogram> per_warp = ch08::histogram_stage_named("histogram_stage_2");
-  // 3072 bins fit 96 KiB at block 256 (8 warp copies); at block 1024 they would need 384 KiB.
-  CHECK_NOTHROW(validate_config(per_warp, args(DType::u8, 256, 3072, 0, 3072)));
-  CHECK_THROWS_AS(validate_config(per_warp, args(DType::u8, 1024, 3072, 0, 3072)), UsageError);
-  try {
-    validate_config(per_warp, args(DType::u8, 1024, 3072, 0, 3072));
-  } catch (const UsageError& e) {
-    const std::string m = e.what();
-    INFO(m);
-    CHECK(m.find("--block 256") != std::string::npos);
-    CHECK(m.find("768 bins") != std::string::npos);
-  }
-  CHECK_NOTHROW(validate_config(per_warp, args(DType::u8, 1024, 768, 0, 768)));
-  // Every per-warp stage (2, 3, 4) says the same, as every block size that fits is accepted.
-  for (const Stage<Histogram>& s : ch08::all_histogram_stages()) {
-    if (!s.caps.smem_bytes) continue;
-    for (int b = s.min_block; b <= s.max_block; b *= 2) {
-      INFO(s.name << ", block " << b);
-      if (s.caps.smem_bytes(b, 256) <= Histogram::kMaxStageSharedBytes)
-        CHECK_NOTHROW(validate_config(s, args(DType::u8, b, 256, 0, 256)));
-    }
-  }
+  CHECK_NOTHROW(validate_config(per_warp, args(DType::u8, 1024, 3072, 0, 3072)));
+  // The byte counters' own cap: 256 bins.
+  const Stage<Histogram> counters = ch08::histogram_stage_named("histogram_stage_5");
+  CHECK_NOTHROW(validate_config(counters, args(DType::u8, 256, 256, 0, 256)));
+  CHECK_THROWS_AS(validate_config(counters, args(DType::u8, 128, 257, 0, 257)), UsageError);
+  CHECK_THROWS_AS(validate_config(counters, args(DType::u8, 512, 256, 0, 256)), UsageError);
   // Integer samples need integer limits: refused here, not at launch.
   for (const Stage<Histogram>& s : ch08::all_histogram_stages()) {
     INFO(s.name);
     CHECK_THROWS_AS(validate_config(s, args(DType::u8, 256, 16, 0.5, 200)), UsageError);
     CHECK_THROWS_AS(validate_config(s, args(DType::i32, 256, 16, -3, 7.25)), UsageError);
     CHECK_NOTHROW(validate_config(s, args(DType::f32, 256, 16, 0.5, 7.25)));
+  }
+}
+
+namespace {
+
+// The arguments a stage program or the ladder runs with when nothing is given: 256 bins over
+// [0, 256), uint8 samples, the stage's default block.
+HistogramArgs default_args(const Stage<Histogram>& s) {
+  HistogramArgs a;
+  a.type = DType::u8;
+  a.n = std::size_t{1} << 24;
+  a.block = default_block_of(s);
+  return a;
+}
+
+// `a` at another block size and bin count (the range does not matter to the device's rules).
+HistogramArgs with(HistogramArgs a, int block, int bins) {
+  a.block = block;
+  a.bins = bins;
+  return a;
+}
+
+// The message check_device_fit throws for `s` at `a` under `limits`; empty when it does not throw.
+std::string refusal_message(const Stage<Histogram>& s, const HistogramArgs& a, const DeviceLimits& limits) {
+  try {
+    check_device_fit(s, a, limits);
+  } catch (const UnsupportedError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("every histogram stage's defaults fit every reader's GPU", "[cpu][histogram][device]") {
+  std::vector<Stage<Histogram>> stages = ch08::all_histogram_stages();
+  const std::vector<Stage<Histogram>> copies = ch08::histogram_stage_7_copy_stages();
+  stages.push_back(copies.at(0));  // --copies 1 (the default) and 2; 4 copies need 128 KiB (below)
+  stages.push_back(copies.at(1));
+  for (const Stage<Histogram>& s : stages) {
+    // Every stage that asks for dynamic shared memory says how much (stage 0 has none).
+    INFO(s.name << " (" << s.label << ")");
+    CHECK(static_cast<bool>(s.shared_bytes) == (s.name != "histogram_stage_0"));
+    for (const DeviceLimits& g : reader_gpus()) {
+      INFO(g.name << ", block " << default_block_of(s));
+      CHECK(device_refusal(s, default_args(s), g).empty());
+      CHECK_NOTHROW(check_device_fit(s, default_args(s), g));
+    }
+  }
+}
+
+TEST_CASE("each histogram stage's shared memory, and what each GPU refuses", "[cpu][histogram][device]") {
+  const DeviceLimits t4 = limits_sm75(), rtx = limits_sm86(), a100 = limits_sm80(), h200 = limits_sm90();
+
+  SECTION("stages 5 and 6: bins x block + 4 x bins bytes; block 128 by default, 256 not on a T4") {
+    for (const char* name : {"histogram_stage_5", "histogram_stage_6"}) {
+      const Stage<Histogram> s = ch08::histogram_stage_named(name);
+      INFO(name);
+      CHECK(s.max_block == 256);
+      CHECK(default_block_of(s) == 128);
+      const HistogramArgs d = default_args(s);
+      CHECK(s.shared_bytes(d) == 33792);
+      CHECK(s.shared_bytes(with(d, 256, 256)) == 66560);
+      CHECK(s.shared_bytes(with(d, 32, 7)) == 2 * 32 * 4 + 7 * 4);  // 7 bins: two words per thread
+      const std::string m = refusal_message(s, with(d, 256, 256), t4);
+      INFO(m);
+      CHECK(has(m, kCannotRunHere));
+      CHECK(has(m, "66560 bytes"));
+      CHECK(has(m, "65536"));
+      CHECK(has(m, "--block 128"));
+      CHECK_THROWS_AS(check_device_fit(s, with(d, 256, 256), t4), UnsupportedError);
+      for (const DeviceLimits& g : {rtx, limits_sm89(), limits_sm120(), a100, h200}) {
+        INFO(g.name);
+        CHECK(device_refusal(s, with(d, 256, 256), g).empty());
+      }
+    }
+  }
+
+  SECTION("stage 7: copies x bins x 128 bytes, not stage 4's warps x bins x 4") {
+    const Stage<Histogram> s = ch08::histogram_stage_named("histogram_stage_7");
+    const HistogramArgs d = default_args(s);
+    CHECK(s.shared_bytes(d) == 32768);                    // one copy of 256 bins
+    CHECK(s.shared_bytes(with(d, 256, 1024)) == 131072);  // stage 4's formula would say 32768
+    CHECK(s.shared_bytes(with(d, 32, 1024)) == 131072);   // one copy at any block
+    for (const DeviceLimits& g : {t4, rtx, limits_sm89(), limits_sm120()}) {
+      const std::string m = refusal_message(s, with(d, 256, 1024), g);
+      INFO(g.name << ": " << m);
+      CHECK(has(m, "131072 bytes"));
+      CHECK(has(m, "run histogram_stage_4 instead"));  // no block holds 1024 bins there
+    }
+    CHECK(device_refusal(s, with(d, 256, 1024), a100).empty());
+    CHECK(device_refusal(s, with(d, 256, 1024), h200).empty());
+    // The most bins per GPU: 512 on a T4, 1816 on an H200.
+    CHECK(device_refusal(s, with(d, 256, 512), t4).empty());
+    CHECK_FALSE(device_refusal(s, with(d, 256, 513), t4).empty());
+    CHECK(device_refusal(s, with(d, 256, 1816), h200).empty());
+    CHECK_FALSE(device_refusal(s, with(d, 256, 1817), h200).empty());
+  }
+
+  SECTION("stage 7 with 2 and 4 copies: a smaller block holds fewer copies") {
+    const std::vector<Stage<Histogram>> copies = ch08::histogram_stage_7_copy_stages();
+    REQUIRE(copies.size() == 3);
+    const Stage<Histogram>& two = copies[1];
+    const Stage<Histogram>& four = copies[2];
+    const HistogramArgs d = default_args(four);
+    CHECK(two.shared_bytes(d) == 65536);    // fits a T4 exactly
+    CHECK(four.shared_bytes(d) == 131072);  // 4 copies at block 256
+    CHECK(four.shared_bytes(with(d, 64, 256)) == 65536);  // block 64: 2 warps, 2 copies
+    for (const DeviceLimits& g : {t4, rtx}) {
+      const std::string m = refusal_message(four, d, g);
+      INFO(g.name << ": " << m);
+      CHECK(has(m, "131072 bytes"));
+      CHECK(has(m, "--block 64"));
+    }
+    CHECK(device_refusal(four, d, a100).empty());
+    CHECK(device_refusal(four, d, h200).empty());
+    // 4 copies of 1024 bins (512 KiB) fit nowhere; block 32 (one copy, 128 KiB) fits an H200.
+    const std::string m = refusal_message(four, with(d, 256, 1024), h200);
+    INFO(m);
+    CHECK(has(m, "524288 bytes"));
+    CHECK(has(m, "--block 32"));
+  }
+
+  SECTION("stages 2, 3 and 4: one copy per warp; the advice is the largest block that fits") {
+    for (const char* name : {"histogram_stage_2", "histogram_stage_3", "histogram_stage_4"}) {
+      const Stage<Histogram> s = ch08::histogram_stage_named(name);
+      INFO(name);
+      const HistogramArgs big = with(default_args(s), 1024, 3072);
+      CHECK(s.shared_bytes(big) == 393216);
+      CHECK(s.shared_bytes(with(big, 256, 3072)) == 98304);
+      const std::string on_h200 = refusal_message(s, big, h200), on_rtx = refusal_message(s, big, rtx),
+                        on_t4 = refusal_message(s, big, t4);
+      INFO(on_h200 << "\n" << on_rtx << "\n" << on_t4);
+      CHECK(has(on_h200, "393216 bytes"));
+      CHECK(has(on_h200, "--block 512"));  // 196608 bytes
+      CHECK(has(on_rtx, "--block 256"));   // 98304 of 101376
+      CHECK(has(on_t4, "--block 128"));    // 49152 of 65536
+      // Where not even block 32 holds the bins, another stage is named.
+      const std::string none = refusal_message(s, with(big, 32, 16385), t4);
+      INFO(none);
+      CHECK(has(none, "65540 bytes"));
+      CHECK(has(none, "run histogram_stage_0 instead"));
+    }
+  }
+
+  SECTION("stage 1: bins x 4 bytes at any block; past that, stage 0") {
+    for (const Stage<Histogram>& s : ch08::all_histogram_stages()) {
+      if (s.name.rfind("histogram_stage_1", 0) != 0) continue;
+      INFO(s.name);
+      const HistogramArgs d = default_args(s);
+      CHECK(s.shared_bytes(d) == 1024);
+      CHECK(s.shared_bytes(with(d, 1024, 16384)) == 65536);
+      CHECK(device_refusal(s, with(d, 1024, 16384), t4).empty());
+      const std::string m = refusal_message(s, with(d, 256, 16385), t4);
+      INFO(m);
+      CHECK(has(m, "65540 bytes"));
+      CHECK(has(m, "run histogram_stage_0 instead"));
+      CHECK(device_refusal(s, with(d, 256, 58112), h200).empty());
+      CHECK_FALSE(device_refusal(s, with(d, 256, 58113), h200).empty());
+    }
   }
 }
