@@ -5,13 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "device_limits.hpp"
+#include "run_stage.hpp"
 #include "scan/scan_problem.hpp"
 
 namespace ch08 {
 
 //! The multi-block scan stages (1 to 8) in ladder order; the one-block Blelloch scan is not a
-//! ladder stage (it scans at most one block). Stage 8 needs sm_90: on an older GPU its
-//! validation refuses it (Caps::device_refusal) and the ladder leaves it out.
+//! ladder stage (it scans at most one block). Stage 8 needs sm_90 (min_cc) and a toolkit with
+//! CCCL 2.8 or newer (unavailable otherwise): where it cannot run, check_device_fit refuses it
+//! before any launch, and the ladder skips it with one line.
 std::vector<harness::Stage<harness::Scan>> all_scan_stages();
 
 //! The scan stage called `name` ("scan_block_blelloch", "scan_stage_1" .. "scan_stage_8").
@@ -35,9 +38,20 @@ std::vector<harness::Stage<harness::Scan>> scan_stage_8_shape_stages();
 //! The `--pipeline` names of scan_stage_8_shape_stages(), in its order (the default first).
 std::vector<std::string> scan_stage_8_pipeline_names();
 
-//! Why this GPU (or build) cannot run `stage`, or "" (see harness::Scan::Caps::device_refusal).
-inline std::string scan_refusal_here(const harness::Stage<harness::Scan>& stage) {
-  return stage.caps.device_refusal ? stage.caps.device_refusal() : std::string();
+//! Why this GPU (its limits as harness::current_device_limits gives them, TUTORIAL_DEVICE_LIMITS
+//! included) or this build cannot run `stage` at `block` (0: its default block) for any of its
+//! types, or "" when it can: harness::device_refusal, the rule check_device_fit applies, for the
+//! GPU tests that launch stages directly. Needs a GPU (NoGpuError otherwise).
+inline std::string scan_refusal_here(const harness::Stage<harness::Scan>& stage, int block = 0) {
+  harness::ScanArgs a;
+  a.n = 1;
+  a.block = block ? block : harness::default_block_of(stage);
+  for (harness::DType type : stage.types) {
+    a.type = type;
+    const std::string why = harness::device_refusal(stage, a, harness::current_device_limits());
+    if (!why.empty()) return why;
+  }
+  return "";
 }
 
 }  // namespace ch08

@@ -14,7 +14,9 @@
 //! Source: CUDA C++ Programming Guide, "Load Functions Using Cache Hints" (__ldcs, __stcs); PTX ISA,
 //! cache operators (.cs).
 #pragma once
+#include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "scan_stage_6_more_items.cuh"
@@ -60,10 +62,16 @@ inline constexpr int kStage7Occupancy62Threads = 1280;
 inline constexpr int kStage7Occupancy75Threads = 1536;
 
 //! Stage 7 with a knob: the same kernel with the look-back's spin and the launch bounds as given.
+//! A form that asks for more resident threads per SM than a GPU holds (occ62 and occ75 on a T4,
+//! 1024) is refused there before any launch (device_rule), naming the form without the occupancy
+//! knob (`instead`); its kernel for such an architecture is compiled with the bound capped
+//! (launch_min_blocks), so that every architecture builds without warnings.
 //! @tparam Spin SpinWait (stage 7) or SpinBackoff
 //! @tparam MinThreadsPerSm 0 (stage 7), or the threads per SM the registers must allow
+//! @param tuning the form's --tuning name
 template <class Spin, int MinThreadsPerSm>
-harness::Stage<harness::Scan> scan_stage_7_knob(const std::string& label, const std::string& change) {
+harness::Stage<harness::Scan> scan_stage_7_knob(const std::string& tuning, const std::string& label,
+                                                const std::string& change) {
   harness::Stage<harness::Scan> s = single_pass_vec_stage<kStage6Vectors, StreamingCache, Spin, MinThreadsPerSm>();
   s.name = "scan_stage_7";
   s.label = label;
@@ -71,6 +79,17 @@ harness::Stage<harness::Scan> scan_stage_7_knob(const std::string& label, const 
   s.source = "issue 24: stage 7's untried knobs (look-back backoff, registers for occupancy)";
   s.min_block = kKnobBlock;
   s.max_block = kKnobBlock;
+  if constexpr (MinThreadsPerSm > 0) {
+    const std::string without = std::is_same_v<Spin, SpinBackoff> ? "backoff" : "default";
+    s.instead = "scan_stage_7 --tuning " + without;
+    s.device_rule = [tuning](const harness::ScanArgs& a, const harness::DeviceLimits& limits) -> std::string {
+      if (limits.max_threads_per_sm >= MinThreadsPerSm) return "";
+      return "--tuning " + tuning + " is compiled for " + std::to_string(MinThreadsPerSm) +
+             " resident threads per SM (" + std::to_string(MinThreadsPerSm / std::max(a.block, 1)) +
+             " blocks of " + std::to_string(a.block) + "), and this GPU holds " +
+             std::to_string(limits.max_threads_per_sm);
+    };
+  }
   return s;
 }
 
@@ -83,16 +102,16 @@ inline std::vector<std::string> scan_stage_7_tuning_names() {
 inline std::vector<harness::Stage<harness::Scan>> scan_stage_7_tunings() {
   return {scan_stage_7_stage(),
           scan_stage_7_knob<SpinBackoff, 0>(
-              "streaming, look-back backoff",
+              "backoff", "streaming, look-back backoff",
               "stage 7 with __nanosleep (32 ns doubling to 1 us) between two reads of a status still INVALID"),
           scan_stage_7_knob<SpinWait, kStage7Occupancy62Threads>(
-              "streaming, 48 registers",
+              "occ62", "streaming, 48 registers",
               "stage 7 compiled for 1280 resident threads per SM (__launch_bounds__ minimum blocks: at most 48 registers)"),
           scan_stage_7_knob<SpinWait, kStage7Occupancy75Threads>(
-              "streaming, 40 registers",
+              "occ75", "streaming, 40 registers",
               "stage 7 compiled for 1536 resident threads per SM (at most 40 registers; may spill)"),
           scan_stage_7_knob<SpinBackoff, kStage7Occupancy62Threads>(
-              "streaming, backoff, 48 registers", "both knobs: look-back backoff and at most 48 registers")};
+              "backoff-occ62", "streaming, backoff, 48 registers", "both knobs: look-back backoff and at most 48 registers")};
 }
 
 }  // namespace ch08

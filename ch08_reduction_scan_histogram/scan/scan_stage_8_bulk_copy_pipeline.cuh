@@ -82,8 +82,16 @@
 //! blocks); occupancy limited by registers and shared memory alike (two blocks an SM).
 //! Determinism: as stage 4 (not promised for float and double; ints always the same).
 //! Requires compute capability 9.0 (bulk asynchronous copies and mbarrier transaction counts):
-//! below, the stage refuses before any launch (exit 2); run scan_stage_7 there. Builds without
-//! sm_90 code compile the kernel to a trap, and the refusal says so too.
+//! below, the stage refuses before any launch (min_cc = 90, exit 2, "cannot run on this GPU") and
+//! names scan_stage_7 instead; the ladders skip it there with one line. In a build that also holds
+//! code for older GPUs, their copy of the kernel is a trap (never launched).
+//! Requires a toolkit whose <cuda/ptx> has cp_async_bulk into shared::cta memory: CCCL 2.8 (CUDA
+//! 12.9) or newer, with nvcc 12.8 or newer (PTX ISA 8.6). CCCL 2.3 (CUDA 12.4) has none of
+//! cp_async_bulk, mbarrier_init and fence_mbarrier_init; CCCL 2.4 to 2.7 (CUDA 12.5 to 12.8) have
+//! cp_async_bulk into shared::cluster memory only (CCCL's git history: the shared::cta overload, PTX
+//! ISA 8.6, appears in v2.8.0). With an older toolkit the kernel is not compiled at all
+//! (kStage8Compiled), and the stage refuses everywhere, naming the toolkit it needs; so does a build
+//! whose CMAKE_CUDA_ARCHITECTURES hold nothing of sm_90 or newer.
 //! Source: NVIDIA PTX ISA, cp.async.bulk and mbarrier; CUDA C++ Programming Guide, "Asynchronous Data
 //! Copies using the Tensor Memory Accelerator"; the warp-specialised scan with its own warps for
 //! loads, reductions and look-ahead: CCCL (NVIDIA/cccl pull requests 6644, 6811: warpspeed scan).
@@ -101,9 +109,66 @@
 #include <vector>
 
 #include "cuda_check.hpp"
+#include "errors.hpp"
 #include "scan_stage_7_streaming.cuh"
 
+//! 1 when this toolkit's <cuda/ptx> has every instruction stage 8 uses (mbarrier_init,
+//! fence_mbarrier_init, mbarrier_arrive, mbarrier_arrive_expect_tx, mbarrier_try_wait_parity, and
+//! cp_async_bulk from global into shared::cta memory): CCCL 2.8 or newer, whose cp_async_bulk into
+//! shared::cta is there only where nvcc emits PTX ISA 8.6 (nvcc 12.8 or newer). 0 otherwise: the
+//! stage's device code and kernel are left out, and the stage says which toolkit it needs.
+#if defined(CCCL_VERSION) && CCCL_VERSION >= 2008000 && defined(__cccl_ptx_isa) && __cccl_ptx_isa >= 860
+#define CH08_STAGE8_PTX 1
+#else
+#define CH08_STAGE8_PTX 0
+#endif
+
 namespace ch08 {
+
+//! Whether this build compiled stage 8's kernel (CH08_STAGE8_PTX: its toolkit has the instructions).
+inline constexpr bool kStage8Compiled = CH08_STAGE8_PTX != 0;
+
+//! Why this build's toolkit cannot compile stage 8, e.g. "this build's CUDA 12.4 (CCCL 2.3.2) lacks
+//! cuda::ptx::cp_async_bulk into shared::cta memory (...): stage 8 needs CUDA 12.9 or newer", or ""
+//! when it can.
+inline std::string stage8_toolkit_gap() {
+  if (kStage8Compiled) return "";
+  std::string cuda = "CUDA ?", cccl = "CCCL ?";
+#if defined(__CUDACC_VER_MAJOR__) && defined(__CUDACC_VER_MINOR__)
+  cuda = "CUDA " + std::to_string(__CUDACC_VER_MAJOR__) + "." + std::to_string(__CUDACC_VER_MINOR__);
+#endif
+#if defined(CCCL_VERSION)
+  cccl = "CCCL " + std::to_string(CCCL_VERSION / 1000000) + "." + std::to_string(CCCL_VERSION / 1000 % 1000) + "." +
+         std::to_string(CCCL_VERSION % 1000);
+#endif
+  return "this build's " + cuda + " (" + cccl +
+         ") lacks cuda::ptx::cp_async_bulk into shared::cta memory (CCCL 2.8, PTX ISA 8.6): stage 8 needs CUDA 12.9 "
+         "or newer";
+}
+
+//! The virtual architectures this file is compiled for (nvcc's __CUDA_ARCH_LIST__, e.g. {750, 900}),
+//! in the host pass as in the device passes; {0} when the compiler does not say.
+#if defined(__CUDA_ARCH_LIST__)
+inline constexpr int kStage8ArchList[] = {__CUDA_ARCH_LIST__};
+#else
+inline constexpr int kStage8ArchList[] = {0};
+#endif
+
+//! Whether this build holds stage 8's kernel for a GPU of compute capability `cc` (10 x major +
+//! minor): some architecture of the build from sm_90 up to `cc` (an older one's copy is the trap; a
+//! GPU runs the newest code at or below its own). Unknown lists (no __CUDA_ARCH_LIST__) count as yes.
+inline bool stage8_code_for(int cc) {
+  for (int arch : kStage8ArchList)
+    if (arch == 0 || (arch >= 900 && arch <= cc * 10)) return true;
+  return false;
+}
+
+//! "sm_75, sm_86": the architectures of this build, for messages.
+inline std::string stage8_arch_names() {
+  std::string names;
+  for (int arch : kStage8ArchList) names += (names.empty() ? "sm_" : ", sm_") + std::to_string(arch / 10);
+  return names;
+}
 
 //! The tile index a producer hands over when the counter has passed the last tile: stop.
 inline constexpr unsigned kNoTile = 0xFFFFFFFFu;
@@ -135,7 +200,7 @@ struct PipelineSlots {
   T warp_sums[Stages][ConsumerWarps];  //!< each consumer warp's total of the tile
 };
 
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#if CH08_STAGE8_PTX && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
 
 //! Waits until the phase of `bar` with parity `parity` has completed (acquire: what was written
 //! before the arrivals that completed it is visible after).
@@ -585,7 +650,7 @@ __device__ __forceinline__ void pipeline_consumer_ahead(T* __restrict__ out, std
   }
 }
 
-#endif  // !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#endif  // CH08_STAGE8_PTX && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
 
 //! Threads of stage 8's block besides the Block consumers: the producer warp, the look-back warp and,
 //! with -early, the reduce warp.
@@ -599,6 +664,7 @@ inline constexpr int kPipelineRoleThreads = Early ? 96 : 64;
 template <int Block>
 inline constexpr int kPipelineMinBlocksPerSm = Block <= 128 ? 4 : Block <= 256 ? 2 : 1;
 
+#if CH08_STAGE8_PTX
 //! Stage 8's kernel: persistent blocks of Block consumer threads, one producer warp, one look-back
 //! warp and with Early one reduce warp (blockDim.x = Block + kPipelineRoleThreads<Early>), a ring
 //! of Stages tiles in dynamic shared memory.
@@ -618,13 +684,14 @@ inline constexpr int kPipelineMinBlocksPerSm = Block <= 128 ? 4 : Block <= 256 ?
 //! @param[in] status tile status, zeroed (INVALID) before the launch
 //! @param[in] inclusive inclusive or exclusive prefixes
 //! Launch: any grid (default: the resident blocks); dynamic shared memory Stages *
-//! pipeline_stage_bytes<Block, Vectors>(). Requires sm_90; compiled for less, it traps.
+//! pipeline_stage_bytes<Block, Vectors>(). Requires sm_90; compiled for less, it traps. Not compiled
+//! at all where the toolkit lacks the instructions (CH08_STAGE8_PTX 0).
 template <class T, int Block, int Vectors, int Stages, int Windows, bool Ahead, bool Early>
 __global__ void __launch_bounds__(Block + kPipelineRoleThreads<Early>, kPipelineMinBlocksPerSm<Block>)
     scan_bulk_pipeline(const T* __restrict__ in, T* __restrict__ out, std::size_t n, unsigned tiles,
                        unsigned* tile_counter, TileStatus<T> status, bool inclusive) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-  __trap();  // never launched: the stage refuses GPUs below sm_90 and builds without sm_90 code
+  __trap();  // never launched: the stage refuses GPUs below sm_90 (min_cc) and builds without sm_90 code
 #else
   static_assert(Block % 32 == 0 && Stages >= 2, "whole consumer warps, at least two stages");
   static_assert(!(Ahead && Early), "-early consumers do not reduce: it is one schedule or the other");
@@ -661,6 +728,7 @@ __global__ void __launch_bounds__(Block + kPipelineRoleThreads<Early>, kPipeline
   }
 #endif
 }
+#endif  // CH08_STAGE8_PTX
 
 //! A shape of stage 8: 16-byte vectors per consumer thread and stages in the ring.
 struct PipelineShape {
@@ -709,6 +777,13 @@ inline constexpr bool kIsStage8Default = Vectors == kStage8Shape.vectors && Stag
                                          Windows == kStage8Windows && Ahead == kStage8Ahead &&
                                          Early == kStage8Early;
 
+//! Elements per tile of stage 8 for the arguments: Block * Vectors * 16 / sizeof(T).
+template <int Vectors>
+std::size_t pipeline_tile(const harness::ScanArgs& a) {
+  return vector_tile(a, Vectors);
+}
+
+#if CH08_STAGE8_PTX
 //! Calls `f(kernel, T{}, block)` with stage 8's kernel at the arguments' type and block size
 //! (clamped to 128..512 for the default shape, to 256 for the others; the stage's validation
 //! refuses other sizes first).
@@ -725,37 +800,9 @@ void with_pipeline_kernel(harness::DType type, int block, F&& f) {
   });
 }
 
-//! Why this machine cannot run stage 8, or "" when it can (or when there is no GPU to ask: the
-//! harness reports that itself): a GPU below compute capability 9.0, or a build with no sm_90 code
-//! for the kernel (CMAKE_CUDA_ARCHITECTURES without 90 or newer).
-inline std::string pipeline_refusal(const void* kernel) {
-  int device = 0, major = 0, minor = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
-    (void)cudaGetLastError();  // no GPU: not this stage's to report
-    return "";
-  }
-  if (major < 9)
-    return "needs a GPU of compute capability 9.0 or newer (bulk asynchronous copies, mbarrier transaction "
-           "counts); this GPU is " + std::to_string(major) + "." + std::to_string(minor) +
-           ": run scan_stage_7, the fastest stage it supports";
-  cudaFuncAttributes attr{};
-  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return "this build has no code for this GPU's architecture (" + std::to_string(major) + "." +
-           std::to_string(minor) + "): reconfigure with -DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(major * 10 + minor);
-  }
-  if (attr.ptxVersion < 90)
-    return "this build compiled the kernel for compute capability " + std::to_string(attr.ptxVersion / 10) + "." +
-           std::to_string(attr.ptxVersion % 10) + " only, without the bulk copies: reconfigure with "
-           "-DCMAKE_CUDA_ARCHITECTURES=90 (or this GPU's " + std::to_string(major * 10 + minor) + ")";
-  return "";
-}
-
 //! Resident blocks of stage 8's kernel for the arguments (SMs x blocks per SM at its shared
 //! memory), at most one per tile; raises the kernel's dynamic shared-memory limit on the way.
-//! @throws UsageError when one block's ring does not fit in an SM's shared memory
+//! @throws UnsupportedError when one block's ring does not fit in the shared memory a block may have
 template <int Vectors, int Stages, int Windows, bool Ahead, bool Early>
 std::size_t pipeline_grid(const harness::ScanArgs& a, std::size_t tiles) {
   const std::size_t smem = pipeline_smem_bytes(a.block, {Vectors, Stages});
@@ -766,10 +813,12 @@ std::size_t pipeline_grid(const harness::ScanArgs& a, std::size_t tiles) {
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    // check_device_fit refused this before (shared_bytes); kept for a caller that skips it.
     if (smem + sizeof(Slots) > static_cast<std::size_t>(optin))
-      throw harness::UsageError("scan_stage_8: a ring of " + std::to_string(Stages) + " tiles at block " +
-                                std::to_string(a.block) + " needs " + std::to_string(smem) +
-                                " bytes of shared memory; this GPU gives a block at most " + std::to_string(optin));
+      throw harness::UnsupportedError("scan_stage_8: " + std::string(harness::kCannotRunHere) + ": a ring of " +
+                                      std::to_string(Stages) + " tiles at block " + std::to_string(a.block) +
+                                      " needs " + std::to_string(smem + sizeof(Slots)) +
+                                      " bytes of shared memory; this GPU gives a block at most " + std::to_string(optin));
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, decltype(block)::value + kPipelineRoleThreads<Early>, smem));
     resident = static_cast<std::size_t>(sms) * static_cast<std::size_t>(std::max(per_sm, 1));
@@ -777,11 +826,6 @@ std::size_t pipeline_grid(const harness::ScanArgs& a, std::size_t tiles) {
   return std::max<std::size_t>(1, std::min(resident, tiles));
 }
 
-//! Elements per tile of stage 8 for the arguments: Block * Vectors * 16 / sizeof(T).
-template <int Vectors>
-std::size_t pipeline_tile(const harness::ScanArgs& a) {
-  return vector_tile(a, Vectors);
-}
 
 //! Launches stage 8: reset the counter and the flags, then one kernel of resident blocks.
 //! @tparam Vectors 16-byte vectors per consumer thread
@@ -802,11 +846,41 @@ void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
         TileStatus<T>::at(ws + kWorkspaceAlign, tiles), a.inclusive);
   });
 }
+#endif  // CH08_STAGE8_PTX
 
+
+//! Shared memory one block of stage 8 uses at the arguments' block size and type: the ring (dynamic)
+//! and the slots (static), in bytes.
+template <int Vectors, int Stages>
+std::size_t pipeline_block_smem(const harness::ScanArgs& a) {
+  std::size_t slots = 0;
+  harness::with_input_type(a.type, [&](auto t) {
+    harness::with_block_size(a.block, [&](auto b) {
+      slots = sizeof(PipelineSlots<decltype(t), Stages, std::max(decltype(b)::value / 32, 1)>);
+    });
+  });
+  return pipeline_smem_bytes(a.block, {Vectors, Stages}) + slots;
+}
+
+//! Why this build holds no kernel of stage 8: its toolkit lacks the instructions
+//! (stage8_toolkit_gap), or CMAKE_CUDA_ARCHITECTURES gave no architecture of sm_90 or newer; "" when
+//! it holds one.
+inline std::string stage8_unavailable() {
+  if (!kStage8Compiled) return stage8_toolkit_gap();
+  if (!stage8_code_for(1000000))
+    return "this build has no code for it: it needs sm_90 or newer, and this build was compiled for " +
+           stage8_arch_names() + " only (on a GPU of sm_90 or newer, reconfigure with -DCMAKE_CUDA_ARCHITECTURES "
+           "naming that GPU, e.g. 90 or \"75;90\")";
+  return "";
+}
 
 //! Stage 8 at a shape, as the harness sees it (the name and texts of the default shape).
 //! @tparam Windows, Ahead, Early the schedule (scan_bulk_pipeline); all false: the plain schedule (the
 //!         default is kStage8Windows, kStage8Ahead, kStage8Early: early)
+//! What it needs of the GPU (checked before any launch, harness::check_device_fit): sm_90 (min_cc;
+//! scan_stage_7 instead), a toolkit and a build with its kernel (unavailable), its ring and slots in
+//! the shared memory one block may have (shared_bytes), and this build's code for the GPU's
+//! architecture, not an older one's trap (device_rule).
 template <int Vectors, int Stages, int Windows = 0, bool Ahead = false, bool Early = false>
 harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
   harness::Stage<harness::Scan> s;
@@ -820,8 +894,15 @@ harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
   constexpr bool kDefault = kIsStage8Default<Vectors, Stages, Windows, Ahead, Early>;
   s.min_block = kDefault ? kPipelineMinBlock : kPipelineShapeBlock;
   s.max_block = kDefault ? kPipelineMaxBlock : kPipelineShapeBlock;
-  s.grid_for = [](const harness::ScanArgs& a) {
-    return pipeline_grid<Vectors, Stages, Windows, Ahead, Early>(a, grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
+  s.min_cc = 90;
+  s.instead = "scan_stage_7";
+  s.unavailable = stage8_unavailable();
+  s.shared_bytes = pipeline_block_smem<Vectors, Stages>;
+  s.device_rule = [](const harness::ScanArgs&, const harness::DeviceLimits& limits) -> std::string {
+    if (stage8_code_for(limits.cc)) return "";
+    return "this build's code for it is compiled for " + stage8_arch_names() + ", none from sm_90 up to this GPU's " +
+           limits.arch() + " (older code is a trap): reconfigure with -DCMAKE_CUDA_ARCHITECTURES=" +
+           std::to_string(limits.cc);
   };
   s.workspace_bytes = [](const harness::ScanArgs& a) {
     const std::size_t tiles = grid_for_tiles(a.n, pipeline_tile<Vectors>(a));
@@ -836,11 +917,20 @@ harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
     return look_back_depth(Early ? std::max(scan_depth, sum_depth) : scan_depth,
                            grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
   };
-  s.caps.device_refusal = [] {
-    return pipeline_refusal(
-        reinterpret_cast<const void*>(scan_bulk_pipeline<float, 256, Vectors, Stages, Windows, Ahead, Early>));
+#if CH08_STAGE8_PTX
+  s.grid_for = [](const harness::ScanArgs& a) {
+    return pipeline_grid<Vectors, Stages, Windows, Ahead, Early>(a, grid_for_tiles(a.n, pipeline_tile<Vectors>(a)));
   };
   s.launch = launch_scan_bulk_pipeline<Vectors, Stages, Windows, Ahead, Early>;
+#else
+  // No kernel in this build: every path refuses the stage before it gets here (check_device_fit on
+  // `unavailable`); a direct call is refused too, with the same reason.
+  s.grid_for = [](const harness::ScanArgs& a) -> std::size_t { return grid_for_tiles(a.n, pipeline_tile<Vectors>(a)); };
+  s.launch = [](const harness::ScanArgs&) {
+    throw harness::UnsupportedError(std::string("scan_stage_8: ") + harness::kCannotRunHere + ": " +
+                                    stage8_toolkit_gap() + "; run scan_stage_7 instead");
+  };
+#endif
   return s;
 }
 

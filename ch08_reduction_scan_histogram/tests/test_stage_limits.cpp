@@ -35,8 +35,9 @@ typename P::Args default_args(const Stage<P>& s, DType type) {
 }
 
 // Every type of every stage at its defaults: accepted by the stage's own rules, and fitting every
-// reader GPU whose architecture the stage supports; refused with the architecture named (and
-// something to run instead) on older ones. Returns the number of (stage, type, GPU) checks.
+// reader GPU whose architecture the stage supports (unless its own device_rule refuses, with
+// something to run instead); refused with the architecture named (and something to run instead) on
+// older ones. Returns the number of (stage, type, GPU) checks.
 template <class P>
 int check_defaults(const std::vector<Stage<P>>& stages) {
   int checks = 0;
@@ -54,6 +55,12 @@ int check_defaults(const std::vector<Stage<P>>& stages) {
         const std::string why = device_refusal(s, a, gpu);
         if (s.min_cc && gpu.cc < s.min_cc) {
           CHECK(contains(why, "sm_" + std::to_string(s.min_cc)));
+          CHECK_FALSE(s.instead.empty());
+        } else if (s.device_rule && !s.device_rule(a, gpu).empty()) {
+          // A form tuned past this GPU (scan stage 7's occupancy forms ask 1280 and 1536 resident
+          // threads per SM; a T4 holds 1024): refused by its own rule, naming what to run instead
+          // (test_scan_levels checks which forms are refused where).
+          CHECK(why == s.device_rule(a, gpu));
           CHECK_FALSE(s.instead.empty());
         } else {
           CHECK(why.empty());

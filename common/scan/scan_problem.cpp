@@ -60,10 +60,6 @@ void Scan::validate(const Stage<Scan>& s, const Args& a) {
     if (s.caps.larger_n_stage) m += std::string("; ") + s.caps.larger_n_stage + " scans any n";
     throw UsageError(m);
   }
-  if (s.caps.device_refusal) {
-    const std::string why = s.caps.device_refusal();
-    if (!why.empty()) throw UsageError(s.name + ": " + why);
-  }
 }
 
 Verification Scan::check(const Stage<Scan>& s, const Args& a, const Reference& ref, const void* out,

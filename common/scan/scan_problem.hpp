@@ -49,11 +49,9 @@ struct Scan {
     //! read elements after others were written, so they do not: validate() refuses an output that
     //! overlaps the input unless this is set (CUB's scan documents in-place support).
     bool in_place = false;
-    //! Why the current GPU (or this build) cannot run the stage, "" when it can or when there is no
-    //! GPU to ask; null for stages that run on every supported GPU. Checked by validate, before any
-    //! launch: a stage for sm_90 and newer refuses an older GPU with one line (exit 2), and a
-    //! ladder leaves it out there.
-    std::function<std::string()> device_refusal;
+    // What a stage needs of the GPU (architecture, toolkit, shared memory, threads per SM) is the
+    // Stage's own min_cc, unavailable, shared_bytes and device_rule (stage.hpp), checked by
+    // harness::check_device_fit before any launch.
   };
   //! The run settings a scan has besides n, type, block and grid.
   struct Config {
@@ -95,9 +93,9 @@ struct Scan {
   //! Copies exclusive/inclusive into the launch arguments.
   static void apply(const Config& c, Args& a) { a.inclusive = c.inclusive; }
   //! The stage must offer the scan asked for, take this n at this block size (a one-block stage
-  //! refuses more, naming the stage that handles it), run on this GPU (Caps::device_refusal), and,
-  //! once the buffers are set, write an output that does not overlap the input (or is the input,
-  //! for a stage with Caps::in_place).
+  //! refuses more, naming the stage that handles it), and, once the buffers are set, write an output
+  //! that does not overlap the input (or is the input, for a stage with Caps::in_place). Whether
+  //! this GPU can run it is check_device_fit's (run_stage.hpp).
   //! @throws UsageError
   static void validate(const Stage<Scan>& s, const Args& a);
   //! The input type.

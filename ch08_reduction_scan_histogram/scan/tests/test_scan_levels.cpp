@@ -1,11 +1,14 @@
 // CPU tests of the multi-block scans' host arithmetic (scan_support.cuh): recursion levels,
-// workspace layout, grid limits.
+// workspace layout, grid limits; and what the stages refuse on the readers' GPUs (stage 7's
+// occupancy forms on a T4, stage 8 below sm_90 or without its kernel), without a GPU.
 #include <algorithm>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "catch.hpp"
 #include "ch08_scan_stages.hpp"
+#include "device_limits.hpp"
 #include "run_stage.hpp"
 #include "errors.hpp"
 #include "scan_support.cuh"
@@ -56,5 +59,88 @@ TEST_CASE("a scan stage refuses an output that overlaps its input, before any la
     CHECK_THROWS_AS(validate_config(s, a), UsageError);
     a.out = buffer.data() + 10;  // overlapping
     CHECK_THROWS_AS(validate_config(s, a), UsageError);
+  }
+}
+
+namespace {
+
+bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// The message check_device_fit gives for `s` at `a` on `gpu`, "" when it accepts.
+std::string refusal_on(const harness::Stage<harness::Scan>& s, const harness::ScanArgs& a,
+                       const harness::DeviceLimits& gpu) {
+  try {
+    harness::check_device_fit(s, a, gpu);
+  } catch (const harness::UnsupportedError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("stage 7's occupancy forms are refused where an SM holds fewer threads than they ask", "[cpu][ch08][scan]") {
+  using namespace harness;
+  const std::vector<Stage<Scan>> forms = ch08::scan_stage_7_knob_stages();
+  const std::vector<std::string> names = ch08::scan_stage_7_knob_names();
+  REQUIRE(forms.size() == names.size());
+  for (std::size_t k = 0; k < forms.size(); ++k) {
+    INFO(names[k]);
+    ScanArgs a;
+    a.type = DType::f32;
+    a.n = std::size_t{1} << 24;
+    a.block = default_block_of(forms[k]);
+    const bool occupancy = has(names[k], "occ");
+    // A T4 holds 1024 threads per SM: 5 or 6 blocks of 256 do not fit.
+    const std::string t4 = refusal_on(forms[k], a, limits_sm75());
+    if (occupancy) {
+      CHECK(has(t4, kCannotRunHere));
+      CHECK(has(t4, "--tuning " + names[k]));
+      CHECK(has(t4, "1024"));
+      CHECK(has(t4, has(names[k], "backoff") ? "run scan_stage_7 --tuning backoff instead"
+                                             : "run scan_stage_7 --tuning default instead"));
+    } else {
+      CHECK(t4.empty());
+    }
+    // Every other reader's GPU holds 1536 or 2048: each form runs there.
+    for (const DeviceLimits& gpu : {limits_sm80(), limits_sm86(), limits_sm89(), limits_sm90(), limits_sm120()}) {
+      INFO(gpu.name);
+      CHECK(refusal_on(forms[k], a, gpu).empty());
+    }
+  }
+}
+
+TEST_CASE("stage 8 is refused below sm_90, and everywhere in a build without its kernel", "[cpu][ch08][scan]") {
+  using namespace harness;
+  for (const Stage<Scan>& s : ch08::scan_stage_8_shape_stages()) {
+    INFO(s.label);
+    CHECK(s.min_cc == 90);
+    CHECK(s.instead == "scan_stage_7");
+    ScanArgs a;
+    a.type = DType::i32;
+    a.n = 1000003;
+    a.block = default_block_of(s);
+    for (const DeviceLimits& gpu : reader_gpus()) {
+      INFO(gpu.name);
+      const std::string why = refusal_on(s, a, gpu);
+      if (!s.unavailable.empty()) {
+        // CUDA 12.4 to 12.8 (CCCL before 2.8), or no sm_90 code: refused on every GPU, saying why.
+        CHECK(has(why, kCannotRunHere));
+        CHECK(has(why, s.unavailable));
+        CHECK(has(why, "run scan_stage_7 instead"));
+      } else if (gpu.cc < 90) {
+        CHECK(has(why, kCannotRunHere));
+        CHECK(has(why, "needs sm_90"));
+        CHECK(has(why, "run scan_stage_7 instead"));
+      } else {
+        CHECK(why.empty());
+      }
+    }
+  }
+  // Not in this build: the reason names what would build it (a toolkit, or the architectures).
+  const std::string gap = ch08::scan_stage_named("scan_stage_8").unavailable;
+  if (!gap.empty()) {
+    WARN("scan_stage_8 is not in this build: " << gap);
+    CHECK((has(gap, "stage 8 needs CUDA 12.9 or newer") || has(gap, "-DCMAKE_CUDA_ARCHITECTURES")));
   }
 }
