@@ -188,7 +188,7 @@ for tk in $TOOLKITS; do
     dir="$BUILD_ROOT/cuda-$tk-sm$arch"
     rm -rf "$dir"
     mkdir -p "$dir"
-    echo "== CUDA $tk ($(release_of "$nvcc")), sm_$arch: $dir" | tee -a "$LOG"
+    echo "== toolkit $tk: CUDA $(release_of "$nvcc"), sm_$arch: $dir" | tee -a "$LOG"
     start=$(date +%s)
     if ! cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_CUDA_COMPILER="$nvcc" -DCUDAToolkit_ROOT="$tkroot" -DCMAKE_CUDA_ARCHITECTURES="$arch" \
