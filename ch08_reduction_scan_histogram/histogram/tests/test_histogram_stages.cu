@@ -14,6 +14,8 @@
 #include "histogram_inputs.hpp"
 #include "histogram_reference.hpp"
 #include "ch08_histogram_stages.hpp"
+#include "device_limits.hpp"
+#include "run_stage.hpp"
 
 using namespace harness;
 
@@ -90,11 +92,33 @@ void require_pass(const Stage<Histogram>& s, const Case& c) {
   REQUIRE(v.ok);
 }
 
+// The launch arguments of case `c`, without buffers: for the device rule.
+HistogramArgs probe(const Case& c) {
+  HistogramArgs a;
+  a.type = c.type;
+  a.n = c.n;
+  a.block = c.block;
+  a.grid = c.grid;
+  a.bins = c.spec.bins;
+  a.lower = c.spec.lower;
+  a.upper = c.spec.upper;
+  return a;
+}
+
+// Whether stage `s` takes case `c`: its types, blocks, bins and grid, and this GPU's limits (its
+// shared memory per block; what it cannot hold is skipped with a warning, never failed).
 bool supports(const Stage<Histogram>& s, const Case& c) {
   bool type_ok = false;
   for (DType t : s.types) type_ok = type_ok || t == c.type;
-  return type_ok && c.block >= s.min_block && c.block <= s.max_block && c.spec.bins <= s.caps.max_bins &&
-         (c.grid == 0 || s.grid_stride);
+  if (!(type_ok && c.block >= s.min_block && c.block <= s.max_block && c.spec.bins <= s.caps.max_bins &&
+        (c.grid == 0 || s.grid_stride)))
+    return false;
+  const std::string why = device_refusal(s, probe(c), current_device_limits());
+  if (!why.empty()) {
+    WARN(describe(s, c) << ": skipped on this GPU: " << why);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -201,10 +225,12 @@ TEST_CASE("bin counts from 1 to each stage's maximum, float edges, NaN", "[gpu][
     Case c;
     c.type = DType::i32;
     c.n = 1 << 20;
+    c.block = std::min(256, s.max_block);
+    // The most bins this stage takes on this GPU, up to 2^16: its own cap, then its shared memory.
     c.spec.bins = std::min(s.caps.max_bins, 1 << 16);
+    while (c.spec.bins > 1 && !device_refusal(s, probe(c), current_device_limits()).empty()) c.spec.bins /= 2;
     c.spec.lower = -c.spec.bins;
     c.spec.upper = c.spec.bins;  // two values per bin, negative samples included
-    c.block = std::min(256, s.max_block);
     Verification v;
     try {
       v = run_case(s, c);
