@@ -10,8 +10,10 @@ namespace harness {
 //! like the stages). The workspace is CUB's temporary storage (workspace_bytes asks CUB). n is
 //! passed as a 32-bit count when it fits (CUB then uses 32-bit offsets, its fastest path) and as a
 //! 64-bit count past 2^32 - 1. CCCL before 2.7 (CUDA 12.4 to 12.6) takes an int count only: there
-//! n past 2^31 - 1 is refused (device_rule, and UnsupportedError before CUB is called), never
-//! truncated. Not deterministic for float and double (a decoupled look-back).
+//! n past 2^31 - 1 is scanned in chunks of 2^30 elements, one CUB call each, every chunk starting
+//! from the prefix before it (read on the device; a one-thread kernel forms it for exclusive scans),
+//! never truncated; its time then includes those calls. Not deterministic for float and double (a
+//! decoupled look-back).
 Stage<Scan> cub_scan_stage();
 
 }  // namespace harness
