@@ -130,7 +130,8 @@ std::optional<int> parse_flags(CLI::App& app, int argc, const char* const* argv)
 std::optional<int> parse_command_line(CLI::App& app, RunOptions& o, int argc,
                                       const char* const* argv) {
   if (auto rc = parse_flags(app, argc, argv)) return rc;
-  o.block_given = app.count("--block") > 0;
+  const CLI::Option* block = app.get_option_no_throw("--block");  // programs without --block have none
+  o.block_given = block != nullptr && block->count() > 0;
   try {
     o.n = parse_size(o.n_text);
   } catch (const UsageError& e) {

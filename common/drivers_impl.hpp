@@ -161,10 +161,16 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program) {
            static_cast<std::size_t>(std::find(names.begin(), names.end(), chosen[k]) - names.begin());
   }
   const Stage<P>& stage = program.variants[pick];
-  if (!o.block_given) o.block = default_block_of(stage);
 
   return run_program(stage.name, [&]() -> int {
     const DType type = parse_dtype(o.type);
+    // Without --block: the stage's default block, lowered where this GPU's shared memory per block
+    // cannot hold it (the limits need the GPU: without one, the static default, and the program
+    // stops at query_device below with the no-GPU message).
+    if (!o.block_given) {
+      o.block = default_block_of(stage);
+      if (gpu_available()) o.block = default_block_of(stage, detail::probe_args<P>(type, config, o), current_device_limits());
+    }
     const typename P::Args probe = detail::probe_args<P>(type, config, o);
     validate_config(stage, probe);
     for (const std::string* path : {&o.csv, &o.json})
@@ -277,7 +283,9 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
     // Each stage runs at --block (or the nearest block size it accepts); without --block, at its
     // own default block (default_block_of: 256 for most stages).
     auto block_of = [&](const Stage<P>& s) {
-      return o.block_given ? std::clamp(o.block, s.min_block, s.max_block) : default_block_of(s);
+      if (o.block_given) return std::clamp(o.block, s.min_block, s.max_block);
+      if (!gpu_available()) return default_block_of(s);
+      return default_block_of(s, detail::probe_args<P>(type, config, o), current_device_limits());
     };
     // Per table, the stages picked that support this type and these settings; empty tables go.
     struct Picked {
@@ -439,7 +447,8 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
        << "- timing: median of up to " << t.iters << " runs after " << t.warmup
        << " warm-up, CUDA events, L2 " << (t.flush_l2 ? "flushed" : "warm") << " between runs; "
        << (o.block_given ? "block " + std::to_string(o.block) + " (or the nearest the stage accepts)"
-                         : std::string("each stage at its default block (256 unless the stage's own is smaller)"))
+                         : std::string("each stage at its default block (256, or less where the stage's shared memory "
+                                       "at 256 does not fit this GPU)"))
        << "\n"
        << "- command: `" << detail::command_line(argc, argv) << "` (" << date << ")\n";
     for (const std::string& why : skipped) md << "- skipped: " << why << "\n";

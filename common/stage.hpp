@@ -104,4 +104,18 @@ int default_block_of(const Stage<P>& stage) {
   return stage.max_block < 256 ? stage.max_block : (stage.min_block > 256 ? stage.min_block : 256);
 }
 
+//! The block size `stage` runs at on a GPU with `limits` when none is asked for: default_block_of,
+//! halved while the stage's shared memory at `a` (a.block aside) would not fit the GPU's shared memory
+//! per block (so a T4 runs the per-thread counter histograms at block 128 where an H200 runs 256).
+template <class P>
+int default_block_of(const Stage<P>& stage, typename P::Args a, const DeviceLimits& limits) {
+  int b = default_block_of(stage);
+  if (!stage.shared_bytes) return b;
+  for (; b > stage.min_block; b /= 2) {
+    a.block = b;
+    if (stage.shared_bytes(a) <= limits.smem_per_block) break;
+  }
+  return b;
+}
+
 }  // namespace harness

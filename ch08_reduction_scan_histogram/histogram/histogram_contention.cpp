@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   app.add_option("--stages", stages_text, "Stages to run, comma-separated names (default: all)");
   app.add_option("--block", o.block,
                  "Threads per block (each stage runs at the nearest it accepts; default: each stage's own "
-                 "default block, 256 unless the stage's is smaller)")
+                 "default block on this GPU)")
       ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}));
   app.add_option("--bins", config.bins, "Number of bins")->check(CLI::Range(1, 1 << 20))->capture_default_str();
   app.add_option("--lower", config.lower, "Lowest counted value")->capture_default_str();
@@ -88,9 +88,14 @@ int main(int argc, char** argv) {
   app.add_option("--csv", o.csv, "Write one row per (share, stage) here");
   if (auto rc = parse_command_line(app, o, argc, argv)) return *rc;
   const bool block_given = app.count("--block") > 0;
-  // --block (or the nearest block size the stage accepts), else the stage's own default block.
+  // --block (or the nearest block size the stage accepts), else the stage's own default block on this
+  // GPU (256, or less where the stage's shared memory at 256 does not fit it).
   auto block_of = [&](const Stage<Histogram>& s) {
-    return block_given ? std::clamp(o.block, s.min_block, s.max_block) : default_block_of(s);
+    if (block_given) return std::clamp(o.block, s.min_block, s.max_block);
+    HistogramArgs a;
+    a.type = parse_dtype(o.type);
+    Histogram::apply(config, a);
+    return default_block_of(s, a, current_device_limits());
   };
 
   return run_program("histogram_contention", [&]() -> int {

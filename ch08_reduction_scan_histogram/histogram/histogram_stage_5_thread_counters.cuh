@@ -15,13 +15,14 @@
 //! and issues one global atomic per non-empty bin.
 //! Cost: one byte per bin per thread plus the spills, bins x Block + 4 x bins bytes of shared
 //! memory per block (thread_counter_bytes), opted in past the default 48 KiB; at most 256 bins and
-//! Block 256. The default block is 128: 33,792 bytes at 256 bins, which every reader's GPU gives a
-//! block. Block 256 needs 66,560 bytes (64 KiB of bytes plus 1 KiB of spills), 1 KiB more than a
-//! T4's 65,536: there `--block 256` is refused before any launch with the advice `--block 128`, and
-//! it runs wherever the GPU gives a block that much. The bytes per thread do not depend on the
-//! block, so shared memory lets at least as many threads be resident per SM at block 128 as at 256
-//! (twice as many blocks, each zeroing and folding half as many bytes; twice the global atomics of
-//! the folds, grid x bins).
+//! Block 256. Block 256 needs 66,560 bytes (64 KiB of bytes plus 1 KiB of spills), 1 KiB more than
+//! a T4's 65,536; every other reader's GPU gives a block that much. So, without --block, the stage
+//! runs at 256 where the GPU holds it and at 128 (33,792 bytes) where it does not
+//! (harness::default_block_of halves the block until the shared memory fits); an explicit
+//! `--block 256` on a T4 is refused before any launch with the advice `--block 128`. The bytes per
+//! thread do not depend on the block, so shared memory lets as many threads be resident per SM at
+//! block 128 as at 256 (twice as many blocks, each zeroing and folding half as many bytes, and
+//! twice the global atomics of the folds, grid x bins).
 //! The increments of one thread run in order (the compiler cannot prove two samples hit different
 //! bytes), so each sample waits for the previous one's shared load: enough resident warps hide it.
 //! What the profiler should show against stage 4: shared atomics (ATOMS) disappear from the loop
@@ -49,9 +50,6 @@ namespace ch08 {
 inline constexpr int kThreadCounterMaxBins = 256;
 //! Largest block of the per-thread counter stages (66,560 bytes of shared memory at 256 bins).
 inline constexpr int kThreadCounterMaxBlock = 256;
-//! Default block of the per-thread counter stages: 33,792 bytes at 256 bins, within every reader's
-//! GPU (a T4 gives a block 65,536 bytes; block 256 needs 66,560).
-inline constexpr int kThreadCounterDefaultBlock = 128;
 
 //! Bytes of shared memory of per-thread counters for `bins` bins at `block` threads: ceil(bins / 4)
 //! rows of `block` 32-bit words (one byte per bin per thread) and `bins` 32-bit spill counters,
@@ -201,7 +199,6 @@ inline harness::Stage<harness::Histogram> histogram_stage_5_stage() {
   s.types = {harness::DType::u8, harness::DType::i32, harness::DType::f32};
   s.min_block = 32;
   s.max_block = kThreadCounterMaxBlock;
-  s.default_block = kThreadCounterDefaultBlock;  // fits a T4; --block 256 where the GPU allows it
   s.grid_stride = true;
   s.deterministic = true;
   s.caps.max_bins = kThreadCounterMaxBins;

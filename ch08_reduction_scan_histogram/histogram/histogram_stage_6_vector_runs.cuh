@@ -13,8 +13,8 @@
 //! What the profiler should show against stage 5 on one-bin data: shared loads and stores fall
 //! sixteen-fold and the kernel becomes bound by DRAM reads (dram__throughput near the streaming
 //! read); on uniform data the counters barely move (a few more integer instructions).
-//! Shared memory: stage 5's, bins x Block + 4 x bins bytes per block; the same default block 128
-//! (33,792 bytes at 256 bins, within a T4's 65,536; block 256 needs 66,560), for the same reason.
+//! Shared memory: stage 5's, bins x Block + 4 x bins bytes per block; like stage 5 it runs at block
+//! 256 where the GPU gives a block 66,560 bytes, else at 128 (33,792 bytes: a T4).
 #pragma once
 #include <cuda_runtime.h>
 

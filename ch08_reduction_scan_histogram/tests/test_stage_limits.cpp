@@ -22,15 +22,16 @@ namespace {
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-// The arguments a stage runs with when a reader gives no flag: its default block, the problem's
+// The arguments a stage runs with on `gpu` when a reader gives no flag: its default block there
+// (default_block_of: 256, halved where the stage's shared memory does not fit), the problem's
 // default settings, n = 2^24 of `type`.
 template <class P>
-typename P::Args default_args(const Stage<P>& s, DType type) {
+typename P::Args default_args(const Stage<P>& s, DType type, const DeviceLimits& gpu) {
   typename P::Args a;
   P::apply(typename P::Config{}, a);
   a.type = type;
   a.n = std::size_t{1} << 24;
-  a.block = default_block_of(s);
+  a.block = default_block_of(s, a, gpu);
   return a;
 }
 
@@ -47,11 +48,10 @@ int check_defaults(const std::vector<Stage<P>>& stages) {
       continue;
     }
     for (DType type : s.types) {
-      const typename P::Args a = default_args(s, type);
-      INFO(s.name << ", " << dtype_name(type) << ", block " << a.block);
-      REQUIRE_NOTHROW(validate_config(s, a));
       for (const DeviceLimits& gpu : reader_gpus()) {
-        INFO("on " << gpu.name);
+        const typename P::Args a = default_args(s, type, gpu);
+        INFO(s.name << ", " << dtype_name(type) << ", block " << a.block << " on " << gpu.name);
+        REQUIRE_NOTHROW(validate_config(s, a));
         const std::string why = device_refusal(s, a, gpu);
         if (s.min_cc && gpu.cc < s.min_cc) {
           CHECK(contains(why, "sm_" + std::to_string(s.min_cc)));

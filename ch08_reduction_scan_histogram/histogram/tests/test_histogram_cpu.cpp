@@ -428,17 +428,22 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 TEST_CASE("every histogram stage's defaults fit every reader's GPU", "[cpu][histogram][device]") {
   std::vector<Stage<Histogram>> stages = ch08::all_histogram_stages();
-  const std::vector<Stage<Histogram>> copies = ch08::histogram_stage_7_copy_stages();
-  stages.push_back(copies.at(0));  // --copies 1 (the default) and 2; 4 copies need 128 KiB (below)
-  stages.push_back(copies.at(1));
+  // Every form of histogram_stage_7 --copies 1|2|4 (4: at its own default block, 64; below).
+  for (const Stage<Histogram>& s : ch08::histogram_stage_7_copy_stages()) stages.push_back(s);
+  REQUIRE(stages.size() == ch08::all_histogram_stages().size() + 3);
   for (const Stage<Histogram>& s : stages) {
     // Every stage that asks for dynamic shared memory says how much (stage 0 has none).
     INFO(s.name << " (" << s.label << ")");
     CHECK(static_cast<bool>(s.shared_bytes) == (s.name != "histogram_stage_0"));
+    if (s.shared_bytes)
+      CHECK(s.shared_bytes(with(default_args(s), default_block_of(s, default_args(s), limits_sm75()), 256)) <=
+            limits_sm75().smem_per_block);
     for (const DeviceLimits& g : reader_gpus()) {
-      INFO(g.name << ", block " << default_block_of(s));
-      CHECK(device_refusal(s, default_args(s), g).empty());
-      CHECK_NOTHROW(check_device_fit(s, default_args(s), g));
+      // The block a program picks on this GPU when none is given.
+      const HistogramArgs a = with(default_args(s), default_block_of(s, default_args(s), g), 256);
+      INFO(g.name << ", block " << a.block);
+      CHECK(device_refusal(s, a, g).empty());
+      CHECK_NOTHROW(check_device_fit(s, a, g));
     }
   }
 }
@@ -446,13 +451,16 @@ TEST_CASE("every histogram stage's defaults fit every reader's GPU", "[cpu][hist
 TEST_CASE("each histogram stage's shared memory, and what each GPU refuses", "[cpu][histogram][device]") {
   const DeviceLimits t4 = limits_sm75(), rtx = limits_sm86(), a100 = limits_sm80(), h200 = limits_sm90();
 
-  SECTION("stages 5 and 6: bins x block + 4 x bins bytes; block 128 by default, 256 not on a T4") {
+  SECTION("stages 5 and 6: bins x block + 4 x bins bytes; block 256 by default, 128 on a T4") {
     for (const char* name : {"histogram_stage_5", "histogram_stage_6"}) {
       const Stage<Histogram> s = ch08::histogram_stage_named(name);
       INFO(name);
       CHECK(s.max_block == 256);
-      CHECK(default_block_of(s) == 128);
-      const HistogramArgs d = default_args(s);
+      // Without --block: 256 where the GPU gives a block 66,560 bytes, 128 on a T4.
+      CHECK(default_block_of(s) == 256);
+      CHECK(default_block_of(s, default_args(s), t4) == 128);
+      for (const DeviceLimits& g : {rtx, a100, h200}) CHECK(default_block_of(s, default_args(s), g) == 256);
+      const HistogramArgs d = with(default_args(s), 128, 256);
       CHECK(s.shared_bytes(d) == 33792);
       CHECK(s.shared_bytes(with(d, 256, 256)) == 66560);
       CHECK(s.shared_bytes(with(d, 32, 7)) == 2 * 32 * 4 + 7 * 4);  // 7 bins: two words per thread
@@ -491,20 +499,31 @@ TEST_CASE("each histogram stage's shared memory, and what each GPU refuses", "[c
     CHECK_FALSE(device_refusal(s, with(d, 256, 1817), h200).empty());
   }
 
-  SECTION("stage 7 with 2 and 4 copies: a smaller block holds fewer copies") {
+  SECTION("stage 7 with 2 and 4 copies: a smaller block holds fewer copies; defaults fit a T4") {
     const std::vector<Stage<Histogram>> copies = ch08::histogram_stage_7_copy_stages();
     REQUIRE(copies.size() == 3);
+    const Stage<Histogram>& one = copies[0];
     const Stage<Histogram>& two = copies[1];
     const Stage<Histogram>& four = copies[2];
-    const HistogramArgs d = default_args(four);
-    CHECK(two.shared_bytes(d) == 65536);    // fits a T4 exactly
-    CHECK(four.shared_bytes(d) == 131072);  // 4 copies at block 256
-    CHECK(four.shared_bytes(with(d, 64, 256)) == 65536);  // block 64: 2 warps, 2 copies
-    for (const DeviceLimits& g : {t4, rtx}) {
+    // Default blocks: 256 for 1 and 2 copies; 64 for 4, which holds 2 copies (no block holds 4
+    // copies of 256 bins within a T4's 65,536 bytes).
+    CHECK(default_block_of(one) == 256);
+    CHECK(default_block_of(two) == 256);
+    CHECK(default_block_of(four) == 64);
+    CHECK(one.shared_bytes(default_args(one)) == 32768);
+    CHECK(two.shared_bytes(default_args(two)) == 65536);    // fits a T4 exactly
+    CHECK(four.shared_bytes(default_args(four)) == 65536);  // block 64: 2 warps, 2 copies
+    CHECK(device_refusal(four, default_args(four), t4).empty());
+    const HistogramArgs d = with(default_args(four), 256, 256);  // --copies 4 --block 256
+    CHECK(four.shared_bytes(d) == 131072);                       // 4 copies
+    CHECK(four.shared_bytes(with(d, 128, 256)) == 131072);       // 4 warps, 4 copies
+    CHECK(two.shared_bytes(d) == 65536);
+    for (const DeviceLimits& g : {t4, rtx, limits_sm89(), limits_sm120()}) {
       const std::string m = refusal_message(four, d, g);
       INFO(g.name << ": " << m);
       CHECK(has(m, "131072 bytes"));
       CHECK(has(m, "--block 64"));
+      CHECK_FALSE(device_refusal(four, with(d, 128, 256), g).empty());
     }
     CHECK(device_refusal(four, d, a100).empty());
     CHECK(device_refusal(four, d, h200).empty());

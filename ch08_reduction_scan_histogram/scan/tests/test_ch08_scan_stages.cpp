@@ -71,8 +71,14 @@ TEST_CASE("scan_stage_8: every ring shape (sm_90+)", "[gpu][ch08][scan]") {
 // test_scan_gpu.long (label `long`).
 TEST_CASE("one scan stage of each family at n = 2^31 + 1 ints", "[gpu][ch08][scan][large]") {
   Scan::Config exclusive;
-  Session<Scan>& s = testing_support::cached_session<Scan>(DType::i32, exclusive, (std::size_t{1} << 31) + 1,
-                                                          "signed", testing_support::run_seed());
+  const std::size_t n = (std::size_t{1} << 31) + 1;
+  std::string no_room;  // a 16 GB card cannot hold the input and the output (17.2 GB): skipped, said why
+  if (!testing_support::fits_device_memory(2 * n * sizeof(int), std::to_string(n) + " int", no_room)) {
+    WARN("skipped on this GPU: " << no_room);
+    ++testing_support::skipped_runs();
+    return;
+  }
+  Session<Scan>& s = testing_support::cached_session<Scan>(DType::i32, exclusive, n, "signed", testing_support::run_seed());
   for (const std::string& name : {"scan_stage_2", "scan_stage_3", "scan_stage_4", "scan_stage_7", "scan_stage_8"}) {
     const Stage<Scan> st = ch08::scan_stage_named(name);
     const std::string why = ch08::scan_refusal_here(st, 256);
@@ -81,7 +87,15 @@ TEST_CASE("one scan stage of each family at n = 2^31 + 1 ints", "[gpu][ch08][sca
       continue;
     }
     INFO(st.name);
-    const Verification v = s.run_and_check(st, s.args_for(st, 256, 0));
+    Verification v;
+    try {
+      v = s.run_and_check(st, s.args_for(st, 256, 0));
+    } catch (const UnsupportedError& e) {  // its output or workspace past this GPU's free memory
+      WARN(st.name << " skipped on this GPU: " << e.what());
+      ++testing_support::skipped_runs();
+      continue;
+    }
+    ++testing_support::checked_runs();
     INFO(v.message);
     CHECK(v.ok);
   }
