@@ -333,8 +333,8 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
             check_device_fit(*s, probe, limits);
             kept.push_back(s);
           } catch (const UnsupportedError& e) {
-            std::fprintf(stderr, "  skipped %s\n", e.what());
-            skipped.push_back(e.what());
+            std::fprintf(stderr, "  %s\n", skip_note(e.what()).c_str());
+            skipped.push_back(skip_note(e.what()));
           }
         }
         p.stages = std::move(kept);
@@ -451,7 +451,7 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
                                        "at 256 does not fit this GPU)"))
        << "\n"
        << "- command: `" << detail::command_line(argc, argv) << "` (" << date << ")\n";
-    for (const std::string& why : skipped) md << "- skipped: " << why << "\n";
+    for (const std::string& why : skipped) md << "- " << why << "\n";
     const std::vector<std::string> header{"#", "stage", "what changed", "ms (median)", "GB/s", "% peak",
                                           "step", "total", "vs CUB", "verified", "check", "timed data"};
     for (std::size_t k = 0; k < picked.size(); ++k) {

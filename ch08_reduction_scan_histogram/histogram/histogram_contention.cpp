@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
           check_device_fit(s, probe, limits);
           kept.push_back(std::move(s));
         } catch (const UnsupportedError& e) {
-          std::fprintf(stderr, "  skipped %s\n", e.what());
+          std::fprintf(stderr, "  %s\n", skip_note(e.what()).c_str());
         }
       }
       stages = std::move(kept);
