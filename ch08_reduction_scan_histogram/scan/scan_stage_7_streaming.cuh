@@ -69,6 +69,8 @@ inline constexpr int kStage7Occupancy75Threads = 1536;
 //! @tparam Spin SpinWait (stage 7) or SpinBackoff
 //! @tparam MinThreadsPerSm 0 (stage 7), or the threads per SM the registers must allow
 //! @param tuning the form's --tuning name
+//! @param label the form's short idea, for reports
+//! @param change what the form changes against stage 7, one sentence
 template <class Spin, int MinThreadsPerSm>
 harness::Stage<harness::Scan> scan_stage_7_knob(const std::string& tuning, const std::string& label,
                                                 const std::string& change) {
