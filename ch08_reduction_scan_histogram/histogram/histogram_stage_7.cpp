@@ -1,7 +1,9 @@
 // The program histogram_stage_7: lane-column shared histograms (a warp's atomics never share a
 // bank). `--copies 1|2|4` (default 1, the ladder's) splits the block's warps over that many copies,
-// for measuring hot-bin data. The stage -- its kernel, how it is launched, what changed against
-// stage 4 -- is in histogram_stage_7_lane_columns.cuh. It is compiled once, in the chapter's library
+// for measuring hot-bin data; a block holds at most block / 32 copies. `--copies 4` needs 128 KiB of
+// shared memory per block at 256 bins: without --block it runs at block 256 (4 copies) on an A100 or
+// an H100/H200 and at block 64 (2 copies) on a T4 or an RTX card. The stage -- its kernel, how it is
+// launched, what changed against stage 4 -- is in histogram_stage_7_lane_columns.cuh. It is compiled once, in the chapter's library
 // ch08_histogram (ch08_histogram_stages.cu), which this program links.
 #include "ch08_histogram_stages.hpp"
 
@@ -10,6 +12,9 @@ int main(int argc, char** argv) {
   program.variants = ch08::histogram_stage_7_copy_stages();
   program.variant_flag = "--copies";
   program.variant_names = {"1", "2", "4"};
-  program.variant_help = "Lane-column histograms per block (warp w counts into copy w % copies)";
+  program.variant_help =
+      "Lane-column histograms per block (warp w counts into copy w % copies; at most block / 32 of them). "
+      "--copies 4 at 256 bins needs 128 KiB per block: without --block, block 256 where the GPU has it, "
+      "else block 64 (2 copies)";
   return harness::stage_main(argc, argv, program);
 }

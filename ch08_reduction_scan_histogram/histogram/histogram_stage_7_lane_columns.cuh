@@ -19,10 +19,14 @@
 //! that the 32 threads of a warp read 32 different banks, and issues one global atomic per
 //! non-empty bin. Loads: stage 4's grid-stride loop over 16-byte vectors, four in flight.
 //! Cost: copies x bins x 128 bytes of shared memory per block, copies = min(--copies, Block / 32):
-//! 32 KiB at the defaults (256 bins, one copy, any block), so 7 blocks of 256 threads fit an H200
+//! 32 KiB at the defaults (256 bins, one copy, block 256), so 7 blocks of 256 threads fit an H200
 //! SM. The device's shared memory per block decides how many bins fit (512 on a T4, 1,816 on an
-//! H200 with one copy), checked before any launch; `--copies 4` at 256 bins needs 128 KiB (an A100
-//! or an H100/H200; elsewhere the refusal names a smaller block, which holds fewer copies).
+//! H200 with one copy), checked before any launch. `--copies 2` at 256 bins needs 64 KiB at block
+//! 256, which every reader's GPU gives a block. `--copies 4` at 256 bins needs 128 KiB at block 128
+//! or 256: an A100 or an H100/H200 runs it at block 256 without --block; a T4 or an RTX card gives a
+//! block less, so there the default block is halved until it fits (harness::default_block_of with
+//! the device's limits): block 64, two warps, so 2 copies (64 KiB), and an explicit `--block 128` or
+//! `256` is refused before any launch with the advice `--block 64`.
 //! What the profiler should show against stage 4 on uniform data: the same shared atomic
 //! instructions (one per sample), but shared-memory wavefronts per atomic fall from about 3.5 to 1
 //! (no bank conflicts); the kernel moves towards the streaming read.
@@ -184,12 +188,15 @@ template <int Copies = 1>
 harness::Stage<harness::Histogram> histogram_stage_7_stage() {
   harness::Stage<harness::Histogram> s = histogram_stage_4_stage();
   s.name = "histogram_stage_7";
-  s.label = Copies == 1 ? "lane-column counters" : "lane-column counters, " + std::to_string(Copies) + " copies";
+  s.label = Copies == 1 ? "lane-column counters"
+                        : "lane-column counters, " + std::to_string(Copies) + " copies (at most block / 32)";
   s.change = "one shared histogram per block in lane columns (bin b of lane l at word 32b + l): a warp's atomics "
              "never share a bank; one add per 16-byte vector of equal bytes";
   s.source = "beyond the chapter: bank-conflict-free privatisation (Podlozhnyuk 2007, per-lane sub-histograms)";
   // Its own shared memory, not stage 4's: copies x bins x 128 bytes (lane_column_smem). Where no
   // block fits the bins, stage 4 (per-warp copies, 4 bytes per bin at block 32) is what to run.
+  // Its default block stays 256; where that does not fit the GPU (4 copies on a T4 or an RTX card)
+  // the harness halves it (default_block_of(stage, args, limits)): block 64, 2 copies.
   s.shared_bytes = lane_column_smem<Copies>;
   s.instead = "histogram_stage_4";
   s.grid_for = histogram_stage_7_grid<Copies>;

@@ -428,7 +428,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 TEST_CASE("every histogram stage's defaults fit every reader's GPU", "[cpu][histogram][device]") {
   std::vector<Stage<Histogram>> stages = ch08::all_histogram_stages();
-  // Every form of histogram_stage_7 --copies 1|2|4 (4: at its own default block, 64; below).
+  // Every form of histogram_stage_7 --copies 1|2|4 (4: block 64 on a T4 or an RTX card; below).
   for (const Stage<Histogram>& s : ch08::histogram_stage_7_copy_stages()) stages.push_back(s);
   REQUIRE(stages.size() == ch08::all_histogram_stages().size() + 3);
   for (const Stage<Histogram>& s : stages) {
@@ -499,21 +499,29 @@ TEST_CASE("each histogram stage's shared memory, and what each GPU refuses", "[c
     CHECK_FALSE(device_refusal(s, with(d, 256, 1817), h200).empty());
   }
 
-  SECTION("stage 7 with 2 and 4 copies: a smaller block holds fewer copies; defaults fit a T4") {
+  SECTION("stage 7 with 2 and 4 copies: a smaller block holds fewer copies; defaults fit every GPU") {
     const std::vector<Stage<Histogram>> copies = ch08::histogram_stage_7_copy_stages();
     REQUIRE(copies.size() == 3);
     const Stage<Histogram>& one = copies[0];
     const Stage<Histogram>& two = copies[1];
     const Stage<Histogram>& four = copies[2];
-    // Default blocks: 256 for 1 and 2 copies; 64 for 4, which holds 2 copies (no block holds 4
-    // copies of 256 bins within a T4's 65,536 bytes).
-    CHECK(default_block_of(one) == 256);
-    CHECK(default_block_of(two) == 256);
-    CHECK(default_block_of(four) == 64);
+    // Default blocks: 256 on every GPU for 1 and 2 copies (32,768 and 65,536 bytes: a T4 holds 2
+    // copies exactly). 4 copies of 256 bins need 131,072 bytes at block 128 or 256: block 256 where
+    // the GPU has that (an A100, an H100/H200), else block 64, which holds 2 copies (65,536 bytes).
+    for (const DeviceLimits& g : reader_gpus()) {
+      INFO(g.name);
+      CHECK(default_block_of(one, default_args(one), g) == 256);
+      CHECK(default_block_of(two, default_args(two), g) == 256);
+      const int b = default_block_of(four, default_args(four), g);
+      CHECK(b == (g.smem_per_block >= 131072 ? 256 : 64));
+      CHECK(four.shared_bytes(with(default_args(four), b, 256)) == (b == 256 ? 131072u : 65536u));
+      CHECK(device_refusal(four, with(default_args(four), b, 256), g).empty());
+    }
+    CHECK(default_block_of(four, default_args(four), t4) == 64);
+    CHECK(default_block_of(four, default_args(four), rtx) == 64);
+    CHECK(default_block_of(four, default_args(four), h200) == 256);
     CHECK(one.shared_bytes(default_args(one)) == 32768);
-    CHECK(two.shared_bytes(default_args(two)) == 65536);    // fits a T4 exactly
-    CHECK(four.shared_bytes(default_args(four)) == 65536);  // block 64: 2 warps, 2 copies
-    CHECK(device_refusal(four, default_args(four), t4).empty());
+    CHECK(two.shared_bytes(default_args(two)) == 65536);  // fits a T4 exactly
     const HistogramArgs d = with(default_args(four), 256, 256);  // --copies 4 --block 256
     CHECK(four.shared_bytes(d) == 131072);                       // 4 copies
     CHECK(four.shared_bytes(with(d, 128, 256)) == 131072);       // 4 warps, 4 copies
