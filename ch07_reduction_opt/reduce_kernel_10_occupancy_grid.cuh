@@ -11,6 +11,7 @@
 //! so fewer block results and atomics; about the same DRAM throughput as stage 9 (the chapter README
 //! has the measured counters).
 //! Reuses stage 9's kernel unchanged (reduce_kernel_9_vectorized.cuh, included): only the launch changes.
+//! The grid rule, occupancy_grid_for, is in reduce_grids.cuh (stage 11 sizes its grid the same way).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -20,31 +21,11 @@
 #include "kernel_support.cuh"
 #include "cuda_check.hpp"
 #include "device_info.hpp"
+#include "reduce_grids.cuh"
 #include "reduce_problem.hpp"
 #include "reduce_kernel_9_vectorized.cuh"
 
 namespace ch07 {
-
-//! Fewest elements a thread of stages 10 and 11 gets before the grid stops growing with n: small
-//! inputs launch fewer blocks (as stage 9 would), so fewer block results are combined.
-inline constexpr std::size_t kMinElementsPerThread = 32;
-
-//! The grid of stages 10 and 11: the user's --grid if given, else one full wave of resident blocks
-//! of the kernel that `kernel_of(T{}, std::integral_constant<int, Block>{})` returns (its address)
-//! for the arguments' type and block size: harness::occupancy_grid with kMinElementsPerThread.
-//! @tparam KernelOf generic callable (T, integral_constant<int, Block>) -> const void*
-//! @throws CudaError if the occupancy query fails
-template <class KernelOf>
-std::size_t occupancy_grid_for(const harness::ReduceArgs& a, KernelOf kernel_of) {
-  if (a.grid != 0) return a.grid;
-  std::size_t grid = 0;
-  harness::with_input_type(a.type, [&](auto t) {
-    harness::with_block_size(a.block, [&](auto block) {
-      grid = harness::occupancy_grid(kernel_of(t, block), a.block, a.n, kMinElementsPerThread);
-    });
-  });
-  return grid;
-}
 
 // ---- How stage 10 is launched ----------------------------------------------------------------
 
@@ -68,12 +49,6 @@ inline void launch_reduce_kernel_10(const harness::ReduceArgs& a) {
       reduce_kernel_9<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<T>());
     });
   });
-}
-
-//! The depth of stages 10 and 11 on `grid` blocks: per-thread share, block tree, `partials` folds.
-inline double occupancy_depth(const harness::ReduceArgs& a, double grid, double partials) {
-  const double per_thread = static_cast<double>(harness::blocks_for(a.n, a.block)) / grid + 1;
-  return harness::reduce_depth(per_thread + 2 * kUnroll + 4, a.block, partials);
 }
 
 //! Stage 10 as the harness runs it: the program `reduce_kernel_10`, the ladder and the tests.

@@ -16,7 +16,8 @@
 //! What the profiler shows: one kernel and no float atomics; one integer atomic and one divergent
 //! branch per block (thread 0 takes the ticket), 2 barriers per block instead of 1, and a kernel a
 //! little slower than stage 10's (the last block's extra work); the chapter README has the numbers.
-//! This stage includes stage 10's header for its grid rule and stage 9's device functions.
+//! Uses stage 9's accumulation and block sum (thread_sum_vectorized.cuh, block_sum_one_barrier.cuh)
+//! and stage 10's grid rule (reduce_grids.cuh).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -24,8 +25,10 @@
 #include <cstddef>
 
 #include "cuda_check.hpp"
-#include "reduce_kernel_10_occupancy_grid.cuh"
+#include "block_sum_one_barrier.cuh"
+#include "reduce_grids.cuh"
 #include "reduce_problem.hpp"
+#include "thread_sum_vectorized.cuh"
 
 namespace ch07 {
 

@@ -17,7 +17,7 @@
 //! write from the partner's read, and each read from the next write, with __syncwarp().
 //! What the profiler shows: barriers per block fall from log2(Block) + 1 to log2(Block) - 5 (9 -> 3
 //! at block 256: the strides 32 and below no longer synchronise the block).
-//! Reuses stage 5's unrolled_tree (reduce_kernel_5_unrolled.cuh, included) for the levels down to stride 64.
+//! Uses stage 5's unrolled_tree (block_tree.cuh) for the levels down to stride 64.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -25,9 +25,9 @@
 
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
+#include "block_tree.cuh"
 #include "reduce_finish.cuh"
 #include "reduce_problem.hpp"
-#include "reduce_kernel_5_unrolled.cuh"
 
 namespace ch07 {
 

@@ -7,7 +7,8 @@
 //! What the profiler shows: shared load/store instructions of the tail disappear (shared loads
 //! 0.79 M -> 0.46 M at 2^24 floats against stage 6); no racecheck hazards; barriers per block are
 //! log2(Block) - 4 (4 at block 256: stride 32 is still a shared-memory level).
-//! Reuses stage 5's unrolled_tree (reduce_kernel_5_unrolled.cuh, included) for the levels above the last warp.
+//! The shuffles (warp_shuffle_sum) and the block sum built on them (block_sum_shuffle, with stage 5's
+//! unrolled_tree above the last warp) are in warp_sum.cuh, where stage 8 takes them from too.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -17,35 +18,10 @@
 #include "kernel_support.cuh"
 #include "reduce_finish.cuh"
 #include "reduce_problem.hpp"
-#include "reduce_kernel_5_unrolled.cuh"
+#include "warp_sum.cuh"
 
 namespace ch07 {
 
-//! Sum over the 32 lanes of a warp with five __shfl_down_sync steps (offsets 16, 8, 4, 2, 1).
-//! @tparam T float, double or int
-//! @param[in] sum this lane's value; all 32 lanes must call (full mask)
-//! @return in lane 0, the warp's sum (other lanes hold partial sums)
-template <class T>
-__device__ __forceinline__ T warp_shuffle_sum(T sum) {
-  constexpr unsigned kFullMask = 0xffffffffu;
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_down_sync(kFullMask, sum, offset);
-  return sum;
-}
-
-//! Block sum: the unrolled shared-memory tree down to stride 32, then warp 0 shuffles.
-//! @tparam T element type
-//! @tparam Block threads per block (power of two, 32..1024)
-//! @param[in,out] sdata Block partials in shared memory, published by a __syncthreads()
-//! @param[in] tid threadIdx.x
-//! @param[in] sum this thread's partial (equal to sdata[tid])
-//! @return in thread 0, the block's sum
-template <class T, int Block>
-__device__ __forceinline__ T block_sum_shuffle(T* sdata, unsigned tid, T sum) {
-  sum = unrolled_tree<T, Block, 32>(sdata, tid, sum);
-  if (tid < 32) sum = warp_shuffle_sum(sum);
-  return sum;
-}
 
 //! Stage 7: one element per thread, block_sum_shuffle, then the finish F (one atomicAdd or one store
 //! per block).

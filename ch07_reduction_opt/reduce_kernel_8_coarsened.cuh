@@ -7,7 +7,8 @@
 //! once per block of many elements instead of once per Block elements.
 //! What the profiler shows: DRAM throughput rises several-fold and the kernel time falls with it;
 //! barriers and shared-memory instructions per element fall by the coarsening factor.
-//! Reuses stage 7's block_sum_shuffle (reduce_kernel_7_warp_shuffle.cuh, included) for the block sum.
+//! Uses stage 7's block_sum_shuffle (warp_sum.cuh) for the block sum; the grid rule, coarsened_grid,
+//! is in reduce_grids.cuh (stage 9 launches the same grid).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -16,21 +17,11 @@
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_finish.cuh"
+#include "reduce_grids.cuh"
 #include "reduce_problem.hpp"
-#include "reduce_kernel_7_warp_shuffle.cuh"
+#include "warp_sum.cuh"
 
 namespace ch07 {
-
-//! Default coarsening factor of stage 8: the default grid gives each thread about this many elements.
-inline constexpr std::size_t kStage8ElementsPerThread = 32;
-
-//! Grid of the coarsened stages 8 and 9: the user's --grid if given, else
-//! ceil(n / (block x kStage8ElementsPerThread)) blocks.
-//! @param[in] a the run's arguments (n, block, grid)
-inline std::size_t coarsened_grid(const harness::ReduceArgs& a) {
-  if (a.grid != 0) return a.grid;
-  return harness::blocks_for(a.n, a.block * static_cast<int>(kStage8ElementsPerThread));
-}
 
 //! Stage 8: grid-stride accumulation in a register, then stage 7's block sum, then the finish F
 //! (one atomicAdd or one store per block).
@@ -80,18 +71,6 @@ void launch_reduce_kernel_8(const harness::ReduceArgs& a) {
     });
     finish_block_sums<F, T>(a, grid);  // partials: the second pass; atomic: nothing
   });
-}
-
-//! Elements each thread of the coarsened stages 8 and 9 folds, at most: ceil(n / (grid x Block)).
-inline double coarsened_per_thread(const harness::ReduceArgs& a) {
-  return static_cast<double>(harness::blocks_for(a.n, a.block)) / static_cast<double>(coarsened_grid(a)) + 1;
-}
-
-//! The depth of the coarsened stages 8 and 9 with the atomic finish: each thread folds up to
-//! ceil(n / (grid x Block)) elements (plus `extra` for stage 9's head, tail and accumulators), the
-//! block tree, and the grid's block sums added one after another into the result.
-inline double coarsened_depth(const harness::ReduceArgs& a, double extra) {
-  return harness::reduce_depth(coarsened_per_thread(a) + extra, a.block, static_cast<double>(coarsened_grid(a)));
 }
 
 //! Stage 8 with finish F as the harness runs it: the program `reduce_kernel_8` (`--finish`), the

@@ -12,7 +12,8 @@
 //! address. The block reduction becomes warp shuffles, one shared-memory round and one barrier.
 //! What the profiler shows: global load instructions per byte fall 4x (LDG.E.128 in the SASS);
 //! DRAM throughput rises towards the copy's; barriers per block fall to one.
-//! Reuses stage 7's warp_shuffle_sum and stage 8's grid rule coarsened_grid (their headers are included).
+//! The accumulation (thread_sum_vectorized.cuh) and the block sum (block_sum_one_barrier.cuh) have
+//! their own headers, since stage 11 uses them too; the grid is stage 8's (reduce_grids.cuh).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -21,108 +22,16 @@
 
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
+#include "block_sum_one_barrier.cuh"
+#include "reduce_grids.cuh"
 #include "reduce_problem.hpp"
-#include "reduce_kernel_7_warp_shuffle.cuh"
-#include "reduce_kernel_8_coarsened.cuh"
+#include "thread_sum_vectorized.cuh"
 
 namespace ch07 {
 
-//! The 16-byte vector type used to load T: float4, double2 or int4.
-template <class T>
-struct Vec16;
-//! float: four lanes
-template <>
-struct Vec16<float> {
-  using type = float4;  //!< vector type
-  //! Sum of the lanes, in a fixed order.
-  __device__ static float sum(const float4& v) { return (v.x + v.y) + (v.z + v.w); }
-};
-//! double: two lanes
-template <>
-struct Vec16<double> {
-  using type = double2;  //!< vector type
-  //! Sum of the lanes.
-  __device__ static double sum(const double2& v) { return v.x + v.y; }
-};
-//! int: four lanes
-template <>
-struct Vec16<int> {
-  using type = int4;  //!< vector type
-  //! Sum of the lanes, in a fixed order.
-  __device__ static int sum(const int4& v) { return (v.x + v.y) + (v.z + v.w); }
-};
 
-//! Independent 16-byte loads each thread issues per loop trip (and accumulators it keeps).
-inline constexpr int kUnroll = 4;
 
-//! This thread's share of a grid-stride sum over `data[0..n)` with 16-byte loads: the elements
-//! before the first 16-byte boundary (head) and after the last whole vector (tail) are read as
-//! scalars by the first threads of the grid; the vectors in between go round the grid kUnroll at a
-//! time. Every element is read exactly once by exactly one thread, for any n and any address
-//! aligned to sizeof(T).
-//! @tparam T float, double or int
-//! @param[in] data n elements, aligned to sizeof(T)
-//! @param[in] n number of elements
-//! @return this thread's partial sum (order fixed by the grid, so reproducible)
-template <class T>
-__device__ __forceinline__ T thread_sum_vectorized(const T* __restrict__ data, std::size_t n) {
-  using V = typename Vec16<T>::type;
-  constexpr std::size_t kPerVec = sizeof(V) / sizeof(T);
-  const std::size_t tid = harness::global_thread_id();
-  const std::size_t stride = harness::grid_threads();
 
-  const auto misalign = reinterpret_cast<std::uintptr_t>(data) % sizeof(V);
-  std::size_t head = misalign == 0 ? 0 : (sizeof(V) - misalign) / sizeof(T);
-  if (head > n) head = n;
-  const std::size_t nvec = (n - head) / kPerVec;
-  const V* __restrict__ vdata = reinterpret_cast<const V*>(data + head);
-
-  T acc[kUnroll];
-#pragma unroll
-  for (int u = 0; u < kUnroll; ++u) acc[u] = T(0);
-  if (tid < head) acc[0] += data[tid];
-
-  std::size_t i = tid;
-  for (; i + (kUnroll - 1) * stride < nvec; i += kUnroll * stride) {
-    V v[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = vdata[i + u * stride];  // kUnroll loads in flight
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) acc[u] += Vec16<T>::sum(v[u]);
-  }
-  for (; i < nvec; i += stride) acc[0] += Vec16<T>::sum(vdata[i]);
-
-  const std::size_t tail = head + nvec * kPerVec;  // fewer than kPerVec elements remain
-  if (tail + tid < n) acc[0] += data[tail + tid];
-
-  T sum = acc[0];
-#pragma unroll
-  for (int u = 1; u < kUnroll; ++u) sum += acc[u];
-  return sum;
-}
-
-//! Block sum with warp shuffles and a single barrier: each warp reduces by shuffles, lane 0 of each
-//! warp writes one value to shared memory, one __syncthreads(), then warp 0 reduces those values.
-//! @tparam T element type
-//! @tparam Block threads per block (power of two, 32..1024); every thread must call
-//! @param[in] sum this thread's partial
-//! @return in thread 0, the block's sum
-template <class T, int Block>
-__device__ __forceinline__ T block_sum_one_barrier(T sum) {
-  constexpr int kWarps = Block / 32;
-  __shared__ T warp_sums[kWarps];
-  const unsigned lane = threadIdx.x % 32;
-  const unsigned warp = threadIdx.x / 32;
-  sum = warp_shuffle_sum(sum);
-  if constexpr (kWarps == 1) {
-    return sum;
-  } else {
-    if (lane == 0) warp_sums[warp] = sum;
-    __syncthreads();
-    if (warp == 0) sum = warp_shuffle_sum(lane < kWarps ? warp_sums[lane] : T(0));
-    return sum;
-  }
-}
 
 //! Stage 9: vectorised, unrolled grid-stride accumulation, a one-barrier block sum, and one
 //! atomicAdd per block (the article's finish of stages 1-8).

@@ -29,6 +29,7 @@
 #include "cuda_check.hpp"
 #include "histogram_bins.cuh"
 #include "histogram_grid.hpp"
+#include "histogram_one_per_thread_grid.hpp"
 #include "histogram_problem.hpp"
 #include "histogram_sample_type.hpp"
 #include "kernel_support.cuh"
@@ -64,12 +65,6 @@ __global__ void histogram_stage_1(const T* __restrict__ in, std::size_t n, Map m
     const unsigned count = s_hist[b];
     if (!SkipEmpty || count != 0) atomicAdd(&out[b], harness::Count{count});
   }
-}
-
-//! The grid of stage 1 (and stage 2): --grid if given, else one thread per sample; raised to keep
-//! 32-bit shared counters exact and capped at 2^31 - 1 (histogram_grid.hpp).
-inline std::size_t histogram_one_per_thread_grid(const harness::HistogramArgs& a) {
-  return harness::stage_grid(a.grid, harness::blocks_for(a.n, a.block), a.n);
 }
 
 //! Shared memory of stage 1: the block's histogram, `bins` 32-bit counters (dynamic; no static

@@ -4,7 +4,7 @@
 //!
 //! Changed against stage 3: the input is read as uint4 vectors in a grid-stride loop over vectors;
 //! each round first issues kVectorsInFlight loads, then counts their samples into stage 2's
-//! per-warp sub-histograms (WarpHistograms, included from histogram_stage_2_per_warp.cuh). The few
+//! per-warp sub-histograms (WarpHistograms, warp_histograms.cuh). The few
 //! samples before the first 16-byte boundary and after the last whole vector are counted one by one
 //! by the first threads of the grid. Grid: resident blocks, as stage 3.
 //! What the profiler should show against stage 3: global load instructions fall 16-fold for 8-bit
@@ -23,69 +23,12 @@
 #include "histogram_grid.hpp"
 #include "histogram_problem.hpp"
 #include "histogram_sample_type.hpp"
-#include "histogram_stage_2_per_warp.cuh"  // WarpHistograms, per_warp_smem
+#include "histogram_vector_loads.cuh"
 #include "kernel_support.cuh"
 #include "stage.hpp"
+#include "warp_histograms.cuh"
 
 namespace ch08 {
-
-//! Vectors each thread loads before counting any of them (memory-level parallelism).
-inline constexpr int kVectorsInFlight = 4;
-
-//! Samples in one 16-byte vector: 16 for unsigned char, 4 for int and float.
-template <class T>
-inline constexpr int kSamplesPerVector = static_cast<int>(16 / sizeof(T));
-
-//! Calls `f(sample)` for the kSamplesPerVector<T> samples of one 16-byte vector, in memory order.
-template <class T, class F>
-__device__ __forceinline__ void for_each_in_vector(const uint4& v, F&& f) {
-  const unsigned words[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    if constexpr (std::is_same_v<T, unsigned char>) {
-#pragma unroll
-      for (int k = 0; k < 4; ++k) f(static_cast<unsigned char>(words[j] >> (8 * k)));
-    } else if constexpr (std::is_same_v<T, float>) {
-      f(__uint_as_float(words[j]));
-    } else {
-      f(static_cast<int>(words[j]));
-    }
-  }
-}
-
-//! The grid-stride loop over 16-byte vectors every stage from 4 on uses.
-//! Splits [in, in + n) into a head (samples before the first 16-byte boundary), whole vectors and
-//! a tail; each thread calls `on_vector(v)` for vectors i, i + G, i + 2G, ... (i its global index,
-//! G the grid's threads), loading kVectorsInFlight of them before handing any over, and the first
-//! threads of the grid call `on_sample(x)` for the head and tail samples (fewer than 2 x 16).
-//! Indices are size_t: nothing wraps for n past 2^32. Never reads past in[n - 1].
-//! @tparam T sample type; `in` must be aligned to sizeof(T)
-template <class T, class OnVector, class OnSample>
-__device__ __forceinline__ void for_each_vector(const T* __restrict__ in, std::size_t n,
-                                                OnVector&& on_vector, OnSample&& on_sample) {
-  constexpr std::size_t S = kSamplesPerVector<T>;
-  const auto address = reinterpret_cast<std::uintptr_t>(in);
-  const std::size_t to_boundary = ((16 - address % 16) % 16) / sizeof(T);
-  const std::size_t head = to_boundary < n ? to_boundary : n;
-  const std::size_t vectors = (n - head) / S;
-  const uint4* __restrict__ vin = reinterpret_cast<const uint4*>(in + head);
-  const std::size_t stride = harness::grid_threads();
-  const std::size_t id = harness::global_thread_id();
-
-  std::size_t i = id;
-  for (; i + (kVectorsInFlight - 1) * stride < vectors; i += kVectorsInFlight * stride) {
-    uint4 v[kVectorsInFlight];
-#pragma unroll
-    for (int k = 0; k < kVectorsInFlight; ++k) v[k] = __ldg(vin + i + k * stride);
-#pragma unroll
-    for (int k = 0; k < kVectorsInFlight; ++k) on_vector(v[k]);
-  }
-  for (; i < vectors; i += stride) on_vector(__ldg(vin + i));
-
-  const std::size_t tail_begin = head + vectors * S;
-  if (id < head) on_sample(in[id]);
-  if (id < n - tail_begin) on_sample(in[tail_begin + id]);
-}
 
 //! Stage 4: 16-byte loads, kVectorsInFlight per round, into per-warp sub-histograms.
 //! @tparam T sample type: unsigned char, int or float
@@ -119,9 +62,6 @@ void with_stage_4_kernel(const harness::HistogramArgs& a, F&& f) {
     harness::with_bin_map<T>(a, [&](auto map) { f(histogram_stage_4<T, decltype(map)>, t, map, per_warp_smem(a)); });
   });
 }
-
-//! Samples one 16-byte vector holds for the arguments' sample type.
-inline std::size_t samples_per_vector(const harness::HistogramArgs& a) { return 16 / harness::dtype_size(a.type); }
 
 //! Grid of stage 4: resident blocks of its kernel with its shared memory.
 inline std::size_t histogram_stage_4_grid(const harness::HistogramArgs& a) {

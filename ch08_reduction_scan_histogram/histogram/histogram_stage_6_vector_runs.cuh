@@ -25,9 +25,10 @@
 #include "histogram_bins.cuh"
 #include "histogram_grid.hpp"
 #include "histogram_problem.hpp"
-#include "histogram_stage_5_thread_counters.cuh"  // ThreadCounters, with_thread_counter_config
+#include "histogram_vector_loads.cuh"
 #include "kernel_support.cuh"
 #include "stage.hpp"
+#include "thread_counters.cuh"
 
 namespace ch08 {
 
@@ -125,11 +126,18 @@ inline void launch_histogram_stage_6(const harness::HistogramArgs& a) {
 
 //! Stage 6 as the harness sees it.
 inline harness::Stage<harness::Histogram> histogram_stage_6_stage() {
-  harness::Stage<harness::Histogram> s = histogram_stage_5_stage();
+  harness::Stage<harness::Histogram> s;
   s.name = "histogram_stage_6";
   s.label = "one add per single-bin vector";
   s.change = "a 16-byte vector whose samples share one bin is counted with one add instead of one per sample";
   s.source = "beyond the chapter: run-length counting (as CUB's RLE-compressed accumulation, per vector)";
+  s.types = {harness::DType::u8, harness::DType::i32, harness::DType::f32};
+  s.min_block = 32;
+  s.max_block = kThreadCounterMaxBlock;
+  s.grid_stride = true;
+  s.deterministic = true;
+  s.caps.max_bins = kThreadCounterMaxBins;
+  s.shared_bytes = thread_counter_smem;
   s.grid_for = histogram_stage_6_grid;
   s.launch = launch_histogram_stage_6;
   return s;

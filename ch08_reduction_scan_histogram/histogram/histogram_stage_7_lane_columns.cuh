@@ -46,7 +46,7 @@
 #include "histogram_grid.hpp"
 #include "histogram_problem.hpp"
 #include "histogram_sample_type.hpp"
-#include "histogram_stage_4_vector_loads.cuh"  // for_each_vector, for_each_in_vector, samples_per_vector
+#include "histogram_vector_loads.cuh"
 #include "kernel_support.cuh"
 #include "stage.hpp"
 

@@ -15,34 +15,12 @@
 #include <cstddef>
 
 #include "barrier_policy.cuh"
+#include "block_folds.cuh"
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_ops.cuh"
 
 namespace ch08 {
-
-//! The shared-memory tree of section 8.3: s[0..Block) -> s[0]. Before each level a barrier makes
-//! the previous level's writes visible; at the level with stride s, threads t < s fold s[t + s]
-//! into s[t]. log2(Block) levels, log2(Block) barriers.
-//! @tparam A accumulator type
-//! @tparam Block values in `s` and threads in the block: a power of two, 32..1024
-//! @param[in,out] s Block values in shared memory, each written by its own thread (not yet
-//!                published: the first level's barrier publishes them)
-//! @param[in] tid threadIdx.x; every thread of the block must call
-//! @param[in] op the operator
-//! @param[in,out] sync barrier policy
-//! @return in thread 0, the block's value (other threads: unspecified)
-template <class A, int Block, class Op, class Sync>
-__device__ __forceinline__ A shared_tree(A* s, unsigned tid, Op op, Sync& sync) {
-  static_assert(Block >= 32 && Block <= 1024 && (Block & (Block - 1)) == 0,
-                "the halving tree needs a power-of-two block");
-#pragma unroll
-  for (unsigned stride = Block / 2; stride > 0; stride >>= 1) {
-    sync.barrier();
-    if (tid < stride) s[tid] = op(s[tid], s[tid + stride]);
-  }
-  return s[0];
-}
 
 //! Stage 1: one element per thread, the shared-memory tree, one partial per block.
 //! @tparam T input type: float, double or int

@@ -11,7 +11,8 @@
 //! What the profiler shows against stage 1: far fewer blocks (one wave instead of n / Block);
 //! shared-memory instructions fall by the same factor; DRAM throughput rises; warps wait on global
 //! loads ("Long Scoreboard" stalls), not on the tree.
-//! Reuses stage 1's shared_tree (reduce_stage_1_shared_tree.cuh, included) for the block.
+//! Uses stage 1's shared_tree (block_folds.cuh) for the block; the grid-stride loop and its grid
+//! rule are in grid_stride.cuh (stages 3 to 5 use them too).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -21,32 +22,10 @@
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_ops.cuh"
-#include "reduce_stage_1_shared_tree.cuh"
+#include "block_folds.cuh"
+#include "grid_stride.cuh"
 
 namespace ch08 {
-
-//! The coarsening loop: this thread's fold of in[i] for i = global id, + grid threads, ... < n.
-//! Indices are size_t, so n past 2^31 never wraps. The fold runs in index order; unrolling only
-//! lets several loads be in flight before their operations, it does not reorder the operations,
-//! so the result is the same for every unroll factor.
-//! @tparam T input type
-//! @tparam Op Sum, Max or Min
-//! @param[in] in n input elements
-//! @param[in] n number of elements (any value; a thread past the end returns the identity)
-//! @param[in] op the operator
-//! @return the thread's partial, of type accumulator_t<Op, T>
-//! Source: chapter 8, section 8.4 (grid-stride loop from chapter 7, section 7.3).
-template <class T, class Op>
-__device__ __forceinline__ accumulator_t<Op, T> grid_stride_fold(const T* __restrict__ in,
-                                                                 std::size_t n, Op op) {
-  using Acc = accumulator_t<Op, T>;
-  Acc acc = Op::template identity<Acc>();
-  const std::size_t stride = harness::grid_threads();
-#pragma unroll 4
-  for (std::size_t i = harness::global_thread_id(); i < n; i += stride)
-    acc = op(acc, static_cast<Acc>(in[i]));
-  return acc;
-}
 
 //! Stage 2: grid-stride fold per thread, then stage 1's tree, one partial per block.
 //! @tparam T input type: float, double or int
@@ -80,25 +59,6 @@ __global__ void reduce_stage_2(const T* __restrict__ in, std::size_t n,
 #include "reduce_second_pass.cuh"
 
 namespace ch08 {
-
-//! The grid of the grid-stride stages 2, 3 and 4: the user's --grid if given, else one full wave of
-//! resident blocks of the kernel that `kernel_of(T{}, Op{}, std::integral_constant<int, Block>{})`
-//! returns (its address): harness::occupancy_grid, at least one element per thread.
-//! @tparam KernelOf generic callable (T, Op, integral_constant<int, Block>) -> const void*
-template <class KernelOf>
-std::size_t resident_grid_for(const harness::ReduceArgs& a, KernelOf kernel_of) {
-  if (a.grid != 0) return a.grid;
-  std::size_t grid = 0;
-  dispatch(a.type, a.op, a.block, [&](auto t, auto op, auto block) {
-    grid = harness::occupancy_grid(kernel_of(t, op, block), a.block, a.n, 1);
-  });
-  return grid;
-}
-
-//! Depth of the grid-stride stages on `grid` blocks: about n / (grid x Block) elements per thread.
-inline double grid_stride_depth(const harness::ReduceArgs& a, std::size_t grid) {
-  return two_pass_depth(a, static_cast<double>(harness::blocks_for(a.n, a.block)) / static_cast<double>(grid) + 1, grid);
-}
 
 //! Stage 2's grid: one full wave of its kernel (see resident_grid_for).
 inline std::size_t reduce_stage_2_grid(const harness::ReduceArgs& a) {

@@ -11,7 +11,7 @@
 //! Cost per block: log2(Block) - 5 barriers (3 at Block = 256, 4 at 512, 0 at 32).
 //! What the profiler shows against stage 2: five fewer barriers per block; fewer shared load/store
 //! instructions; SHFL instructions appear.
-//! Reuses stage 2's grid_stride_fold and grid rule (reduce_stage_2_coarsened.cuh, included).
+//! Uses stage 2's grid_stride_fold and grid rule (grid_stride.cuh); warp_fold is in block_folds.cuh.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -20,28 +20,10 @@
 #include "barrier_policy.cuh"
 #include "cuda_check.hpp"
 #include "reduce_ops.cuh"
-#include "reduce_stage_2_coarsened.cuh"
+#include "block_folds.cuh"
+#include "grid_stride.cuh"
 
 namespace ch08 {
-
-//! Full-warp mask for the *_sync warp intrinsics.
-inline constexpr unsigned kFullWarp = 0xffffffffu;
-
-//! Folds the 32 lanes of a warp into lane 0 with five __shfl_down_sync steps.
-//! Lanes whose source lane + offset is past 31 get their own value back; for sum their results are
-//! garbage and unused, for max/min they are harmless (op(x, x) == x).
-//! @tparam A accumulator type (int, long long, float or double: all have shuffles)
-//! @tparam Op Sum, Max or Min
-//! @param[in] v this lane's value; all 32 lanes of the warp must call (full mask)
-//! @param[in] op the operator
-//! @return in lane 0, the warp's fold (other lanes: partial folds)
-//! Source: chapter 8, section 8.5, "Stage 3: Warp Shuffles".
-template <class A, class Op>
-__device__ __forceinline__ A warp_fold(A v, Op op) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset >>= 1) v = op(v, __shfl_down_sync(kFullWarp, v, offset));
-  return v;
-}
 
 //! Stage 3: grid-stride fold, a shared-memory tree down to 32 values, then warp 0 shuffles.
 //! @tparam T input type: float, double or int

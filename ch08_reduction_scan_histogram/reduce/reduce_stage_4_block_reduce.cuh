@@ -16,7 +16,8 @@
 //! the second pass over the partials in index order), so the same input, block and grid give the
 //! same bits on every run. At the end of this file, the contrast: the same first pass finished by
 //! an atomicAdd per block (reduce_stage_4_atomic, for atomic_vs_deterministic), which is not.
-//! Reuses stage 3's warp_fold and, through it, stage 2's grid_stride_fold and grid rule (reduce_stage_3_warp_shuffle.cuh, included).
+//! Uses stage 3's warp_fold (block_folds.cuh, where block_fold is too) and stage 2's grid_stride_fold
+//! and grid rule (grid_stride.cuh).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -25,39 +26,10 @@
 #include "barrier_policy.cuh"
 #include "cuda_check.hpp"
 #include "reduce_ops.cuh"
-#include "reduce_stage_3_warp_shuffle.cuh"
+#include "block_folds.cuh"
+#include "grid_stride.cuh"
 
 namespace ch08 {
-
-//! The complete block reduction of section 8.6: warp_fold in every warp, lane 0 of each warp
-//! stores its warp's value, one barrier, warp 0 folds the Block / 32 values by warp_fold.
-//! Uses a static shared array of Block / 32 accumulators; call it at most once per kernel (a second
-//! call would need a barrier before it overwrites the slots).
-//! @tparam A accumulator type
-//! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
-//! @tparam Op Sum, Max or Min
-//! @tparam Sync PlainBarrier or CountingBarrier
-//! @param[in] v this thread's value; every thread of the block must call
-//! @param[in] op the operator
-//! @param[in,out] sync barrier policy (exactly one barrier() is called)
-//! @return in thread 0, the block's fold (other threads: unspecified)
-//! Source: chapter 8, section 8.6, "The Complete Block Reduction".
-template <class A, int Block, class Op, class Sync>
-__device__ __forceinline__ A block_fold(A v, Op op, Sync& sync) {
-  static_assert(Block >= 32 && Block <= 1024 && Block % 32 == 0, "whole warps, at most 32 of them");
-  constexpr unsigned kWarps = Block / 32;
-  __shared__ A warp_values[kWarps];
-  const unsigned lane = threadIdx.x % 32;
-  const unsigned warp = threadIdx.x / 32;
-  v = warp_fold(v, op);
-  if (lane == 0) warp_values[warp] = v;
-  sync.barrier();  // the only barrier
-  if (warp == 0) {
-    v = (lane < kWarps) ? warp_values[lane] : Op::template identity<A>();
-    v = warp_fold(v, op);
-  }
-  return v;
-}
 
 //! Stage 4: grid-stride fold, block_fold, one partial per block.
 //! @tparam T input type: float, double or int

@@ -25,8 +25,7 @@
 //! load instructions per byte fall 4x (LDG.E.128 in the SASS); barriers stay at one per block.
 //! Source: chapter 7's stage 9 (reduce_kernel_9_vectorized.cuh), with chapter 8's operators and its
 //! two-pass finish; the technique as in CUB's vectorised BlockLoad.
-//! Reuses stage 4's block_fold and, through it, stage 3's warp_fold and stage 2's grid rule
-//! (reduce_stage_4_block_reduce.cuh, included).
+//! Uses stage 4's block_fold (block_folds.cuh) and stage 2's grid rule (grid_stride.cuh).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -37,31 +36,14 @@
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_ops.cuh"
-#include "reduce_stage_4_block_reduce.cuh"
+#include "vec16.cuh"
+#include "block_folds.cuh"
+#include "grid_stride.cuh"
 
 namespace ch08 {
 
 //! Independent 16-byte loads each thread issues per loop trip, each into its own accumulator.
 inline constexpr int kVectorLoads = 4;
-
-//! The 16-byte vector type that loads T: float4, double2 or int4.
-template <class T>
-struct Vector16;
-//! float: four lanes
-template <>
-struct Vector16<float> {
-  using type = float4;  //!< vector type
-};
-//! double: two lanes
-template <>
-struct Vector16<double> {
-  using type = double2;  //!< vector type
-};
-//! int: four lanes
-template <>
-struct Vector16<int> {
-  using type = int4;  //!< vector type
-};
 
 //! The lanes of a 16-byte vector folded with `op` in accumulator type A (long long for an int sum:
 //! exact): (x op y) op (z op w) for float4 and int4, x op y for double2.
@@ -86,7 +68,7 @@ template <class T, class Op>
 __device__ __forceinline__ accumulator_t<Op, T> grid_stride_fold_vec16(const T* __restrict__ in,
                                                                        std::size_t n, Op op) {
   using Acc = accumulator_t<Op, T>;
-  using V = typename Vector16<T>::type;
+  using V = typename harness::Vec16<T>::type;
   constexpr std::size_t kLanes = sizeof(V) / sizeof(T);
   const std::size_t tid = harness::global_thread_id();
   const std::size_t stride = harness::grid_threads();

@@ -36,7 +36,8 @@
 //! the last bits of a prefix, can change from run to run. Integer results are always the same.
 //! Source: Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", NVIDIA
 //! technical report NVR-2016-002 (2016), sections 4.1-4.4; the scan CUB's DeviceScan uses.
-//! Reuses load_blocked, block_scan_blocked and store_blocked from scan_stage_3_warp_shuffle.cuh.
+//! The tile status and the look-back are in tile_status.cuh and look_back.cuh (stages 5 to 8 use
+//! them too); stage 3's block scan, loads and stores in block_scan.cuh.
 #pragma once
 #include <cuda/atomic>
 #include <cuda_runtime.h>
@@ -45,238 +46,13 @@
 #include <cstring>
 #include <type_traits>
 
+#include "block_scan.cuh"
 #include "cuda_check.hpp"
-#include "scan_stage_3_warp_shuffle.cuh"
+#include "look_back.cuh"
+#include "scan_support.cuh"
+#include "tile_status.cuh"
 
 namespace ch08 {
-
-//! Status of a tile in the look-back.
-enum TileFlag : unsigned {
-  kTileInvalid = 0,    //!< nothing published yet (the value after the launch's memset)
-  kTileAggregate = 1,  //!< the tile's own total is published
-  kTileInclusive = 2   //!< the sum of this tile and every tile before it is published
-};
-
-//! A flag and the value it publishes.
-template <class T>
-struct TileState {
-  unsigned flag;  //!< a TileFlag
-  T value;        //!< the aggregate or the inclusive prefix (0 when INVALID)
-};
-
-//! Tile status for 4-byte types: flag (high 32 bits) and value bits (low 32 bits) in one 64-bit
-//! word per tile, published and read with single 64-bit atomic accesses (relaxed).
-//! @tparam T float or int
-template <class T>
-struct PackedTileStatus {
-  static_assert(sizeof(T) == 4, "flag and value share one 64-bit word");
-  unsigned long long* words;  //!< one word per tile, zeroed (INVALID) before the launch
-
-  //! Bytes for `tiles` tiles.
-  static std::size_t bytes(std::size_t tiles) { return tiles * sizeof(unsigned long long); }
-  //! Bytes from the start that the launch must zero.
-  static std::size_t reset_bytes(std::size_t tiles) { return bytes(tiles); }
-  //! The status over `tiles` tiles at `p` (256-byte aligned).
-  static PackedTileStatus at(unsigned char* p, std::size_t) {
-    return {reinterpret_cast<unsigned long long*>(p)};
-  }
-  //! Publishes `value` with `flag` for `tile`: one 64-bit store.
-  __device__ void publish(std::size_t tile, unsigned flag, T value) const {
-    unsigned bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(words[tile]);
-    word.store((static_cast<unsigned long long>(flag) << 32) | bits, cuda::memory_order_relaxed);
-  }
-  //! Reads the flag and value of `tile`: one 64-bit load.
-  __device__ TileState<T> load(std::size_t tile) const {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(words[tile]);
-    const unsigned long long w = word.load(cuda::memory_order_relaxed);
-    const unsigned bits = static_cast<unsigned>(w);
-    TileState<T> s;
-    s.flag = static_cast<unsigned>(w >> 32);
-    std::memcpy(&s.value, &bits, sizeof bits);
-    return s;
-  }
-};
-
-//! Tile status for 8-byte types: a flag word per tile and two value slots (aggregate, inclusive
-//! prefix). Value first, then the flag with release; the reader acquires the flag, then reads the
-//! slot it names.
-//! @tparam T double
-template <class T>
-struct SplitTileStatus {
-  unsigned* flags;  //!< one flag per tile, zeroed (INVALID) before the launch
-  T* aggregates;    //!< aggregates[t] valid once flags[t] >= AGGREGATE
-  T* inclusives;    //!< inclusives[t] valid once flags[t] == INCLUSIVE
-
-  //! Bytes for `tiles` tiles: the flags, then the two slots, each 256-byte aligned.
-  static std::size_t bytes(std::size_t tiles) {
-    return align_up(tiles * sizeof(unsigned)) + 2 * align_up(tiles * sizeof(T));
-  }
-  //! Bytes from the start that the launch must zero: the flags only.
-  static std::size_t reset_bytes(std::size_t tiles) { return tiles * sizeof(unsigned); }
-  //! The status over `tiles` tiles at `p` (256-byte aligned).
-  static SplitTileStatus at(unsigned char* p, std::size_t tiles) {
-    const std::size_t f = align_up(tiles * sizeof(unsigned)), v = align_up(tiles * sizeof(T));
-    return {reinterpret_cast<unsigned*>(p), reinterpret_cast<T*>(p + f), reinterpret_cast<T*>(p + f + v)};
-  }
-  //! Publishes `value` with `flag` for `tile`: the value, then the flag (release).
-  __device__ void publish(std::size_t tile, unsigned flag, T value) const {
-    (flag == kTileAggregate ? aggregates : inclusives)[tile] = value;
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[tile]);
-    f.store(flag, cuda::memory_order_release);
-  }
-  //! Reads the flag of `tile` (acquire), then the value it names.
-  __device__ TileState<T> load(std::size_t tile) const {
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[tile]);
-    TileState<T> s;
-    s.flag = f.load(cuda::memory_order_acquire);
-    s.value = s.flag == kTileAggregate ? aggregates[tile]
-              : s.flag == kTileInclusive ? inclusives[tile]
-                                         : T(0);
-    return s;
-  }
-};
-
-//! The tile status a type uses: packed for 4-byte types, split for double.
-template <class T>
-using TileStatus = std::conditional_t<sizeof(T) == 4, PackedTileStatus<T>, SplitTileStatus<T>>;
-
-//! Workspace of a look-back scan over `tiles` tiles: the tile counter (first 256 bytes), then the
-//! status. The launch zeroes look_back_reset_bytes() of it.
-template <class T>
-std::size_t look_back_workspace_bytes(std::size_t tiles) {
-  return kWorkspaceAlign + TileStatus<T>::bytes(tiles);
-}
-//! Bytes of the workspace to zero before each launch: the counter and the flags.
-template <class T>
-std::size_t look_back_reset_bytes(std::size_t tiles) {
-  return kWorkspaceAlign + TileStatus<T>::reset_bytes(tiles);
-}
-
-//! Sum of one value per lane over the warp (butterfly: every lane gets the same bits).
-template <class T>
-__device__ __forceinline__ T warp_sum(T v) {
-#pragma unroll
-  for (unsigned d = 16; d > 0; d >>= 1) v = v + __shfl_xor_sync(kFullMask, v, d);
-  return v;
-}
-
-//! How a lane waits for a predecessor's status to leave INVALID: spin on the load (the stages' default).
-struct SpinWait {
-  //! Nothing between two loads of the status.
-  __device__ static void pause(unsigned&) {}
-};
-
-//! A backoff for the look-back's spin: __nanosleep between two loads of a status that is still
-//! INVALID, from 32 ns doubling to 1024 ns, so that waiting warps issue fewer L2 loads and leave
-//! issue slots to the warps that work (a knob of stage 7, `scan_stage_7 --tuning backoff`).
-struct SpinBackoff {
-  //! Sleeps `ns` nanoseconds (first call: 32), then doubles it up to 1024.
-  __device__ static void pause(unsigned& ns) {
-    ns = ns == 0 ? 32 : ns;
-    __nanosleep(ns);
-    ns = ns < 1024 ? 2 * ns : ns;
-  }
-};
-
-//! The look-back proper, run by the 32 lanes of one warp: the sum of every tile before `tile`
-//! (tile > 0), read from the predecessors' published status. Lane l reads the status of
-//! tile - 1 - l, waits until it is not INVALID, a ballot finds the nearest predecessor whose flag is
-//! INCLUSIVE; the lanes up to it add their values (aggregates, then that inclusive prefix) and the
-//! look-back is done; with no INCLUSIVE flag in the window the 32 aggregates are added and the
-//! window moves 32 tiles back. Publishes nothing (decoupled_look_back does; in stage 8 the
-//! aggregate comes from another warp).
-//! @tparam T float, double or int
-//! @tparam Status PackedTileStatus or SplitTileStatus
-//! @tparam Spin SpinWait (spin on the load) or SpinBackoff (__nanosleep between loads)
-//! @param[in] status the tile status
-//! @param[in] tile this tile's index, > 0
-//! @return in every lane: the exclusive prefix of the tile
-//! Source: Merrill and Garland 2016, section 4.
-template <class T, class Status, class Spin = SpinWait>
-__device__ __forceinline__ T look_back_exclusive(const Status& status, unsigned tile) {
-  const unsigned lane = threadIdx.x % 32;
-  T exclusive = T(0);
-  long long window = static_cast<long long>(tile) - 1;  // the predecessor lane 0 reads
-  while (true) {
-    const long long pred = window - static_cast<long long>(lane);
-    TileState<T> s{kTileInclusive, T(0)};  // before tile 0: the identity, never reached in practice
-    if (pred >= 0) {
-      if constexpr (std::is_same_v<Spin, SpinWait>) {
-        do {
-          s = status.load(static_cast<std::size_t>(pred));
-        } while (s.flag == kTileInvalid);  // its block has its tile index, so it will publish
-      } else {
-        unsigned ns = 0;
-        while (true) {
-          s = status.load(static_cast<std::size_t>(pred));
-          if (s.flag != kTileInvalid) break;
-          Spin::pause(ns);
-        }
-      }
-    }
-    const unsigned inclusive_lanes = __ballot_sync(kFullMask, s.flag == kTileInclusive);
-    // The nearest INCLUSIVE predecessor is the lowest such lane; lanes past it do not count.
-    const unsigned stop = inclusive_lanes != 0 ? __ffs(inclusive_lanes) - 1 : 31;
-    exclusive = warp_sum(lane <= stop ? s.value : T(0)) + exclusive;
-    if (inclusive_lanes != 0) break;
-    window -= 32;
-  }
-  return exclusive;
-}
-
-//! Decoupled look-back, run by the 32 lanes of one warp: publishes `aggregate` for `tile`, finds
-//! the sum of all tiles before it from their status (look_back_exclusive), publishes the inclusive
-//! prefix.
-//! @tparam T float, double or int
-//! @tparam Status PackedTileStatus or SplitTileStatus
-//! @tparam Spin SpinWait or SpinBackoff
-//! @param[in] status the tile status
-//! @param[in] tile this tile's index
-//! @param[in] aggregate this tile's total (the same in every lane)
-//! @return in every lane: the exclusive prefix of the tile (0 for tile 0)
-//! Source: Merrill and Garland 2016, section 4.
-template <class T, class Status, class Spin = SpinWait>
-__device__ __forceinline__ T decoupled_look_back(const Status& status, unsigned tile, T aggregate) {
-  const unsigned lane = threadIdx.x % 32;
-  if (tile == 0) {
-    if (lane == 0) status.publish(0, kTileInclusive, aggregate);
-    return T(0);
-  }
-  if (lane == 0) status.publish(tile, kTileAggregate, aggregate);
-  const T exclusive = look_back_exclusive<T, Status, Spin>(status, tile);
-  if (lane == 0) status.publish(tile, kTileInclusive, exclusive + aggregate);
-  return exclusive;
-}
-
-//! Takes the block's tile index from the counter: thread 0 does the atomicAdd, one barrier hands
-//! it to every thread. Every thread must call it, once per kernel.
-//! @param[in,out] tile_counter zeroed before the launch
-__device__ __forceinline__ unsigned take_tile_index(unsigned* tile_counter) {
-  __shared__ unsigned tile_index;
-  if (threadIdx.x == 0) tile_index = atomicAdd(tile_counter, 1u);
-  __syncthreads();
-  return tile_index;
-}
-
-//! Warp 0 runs decoupled_look_back for the block's tile; one barrier hands the tile's exclusive
-//! prefix to every thread. Every thread must call it, once per kernel.
-//! @param[in] status the tile status
-//! @param[in] tile this block's tile
-//! @param[in] block_total the tile's total (the same in every thread of warp 0)
-//! @return the sum of all tiles before this one, in every thread
-//! @tparam Spin SpinWait (the default) or SpinBackoff
-template <class T, class Status, class Spin = SpinWait>
-__device__ __forceinline__ T block_look_back(const Status& status, unsigned tile, T block_total) {
-  __shared__ T tile_exclusive;
-  if (threadIdx.x < 32) {
-    const T e = decoupled_look_back<T, Status, Spin>(status, tile, block_total);
-    if (threadIdx.x == 0) tile_exclusive = e;
-  }
-  __syncthreads();
-  return tile_exclusive;
-}
 
 //! Stage 4's kernel: one tile of Block * Items elements per block, in a single pass.
 //! @tparam T float, double or int
@@ -301,13 +77,6 @@ __global__ void __launch_bounds__(Block)
   const BlockPrefix<T> p = block_scan_blocked<T, Block>(x, warp_sums);
   const T tile_exclusive = block_look_back(status, tile, p.block_total);
   store_blocked<Block>(out, base, n, x, tile_exclusive + p.thread_exclusive, inclusive);
-}
-
-//! Longest addition chain of a look-back scan: the tile's own chain, plus, in the worst case, a
-//! chain through every tile before it (each hop: a 5-level warp sum, one add to the running
-//! exclusive prefix, one add of the aggregate).
-inline double look_back_depth(double tile_depth, std::size_t tiles) {
-  return tile_depth + 7.0 * static_cast<double>(tiles);
 }
 
 //! Launches stage 4: reset the counter and the flags, then one kernel.

@@ -24,7 +24,8 @@
 //! Determinism: as stage 4 (not promised for float and double; ints always the same).
 //! Source: Merrill and Garland 2016 (decoupled look-back); CUDA C++ Best Practices Guide,
 //! "Coalesced Access to Global Memory" and vectorised accesses.
-//! Reuses combine_warps (stage 3), TileStatus, take_tile_index and block_look_back (stage 4).
+//! The layout, its loads and stores are in striped_vectors.cuh (stages 6 to 8 use them too); combine_warps
+//! in block_scan.cuh; TileStatus, take_tile_index and block_look_back in tile_status.cuh and look_back.cuh.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -35,106 +36,14 @@
 #include <string>
 #include <type_traits>
 
-#include "scan_stage_4_decoupled_lookback.cuh"
+#include "block_scan.cuh"
+#include "cuda_check.hpp"
+#include "look_back.cuh"
+#include "scan_support.cuh"
+#include "striped_vectors.cuh"
+#include "tile_status.cuh"
 
 namespace ch08 {
-
-//! The 16-byte vector type of an element type.
-template <class T>
-struct Vec16;
-//! four floats
-template <>
-struct Vec16<float> {
-  using type = float4;  //!< the vector
-};
-//! four ints
-template <>
-struct Vec16<int> {
-  using type = int4;  //!< the vector
-};
-//! two doubles
-template <>
-struct Vec16<double> {
-  using type = double2;  //!< the vector
-};
-
-//! Elements in one 16-byte vector: 4 float or int, 2 double.
-template <class T>
-inline constexpr int kVecItems = static_cast<int>(16 / sizeof(T));
-
-//! Ordinary loads and stores (through L1 and L2 with the default policy).
-struct DefaultCache {
-  //! *p
-  template <class V>
-  __device__ static V load(const V* p) { return *p; }
-  //! *p = v
-  template <class V>
-  __device__ static void store(V* p, const V& v) { *p = v; }
-};
-
-//! Warp-striped 16-byte layout of one tile: where a thread's vector j starts.
-//! @tparam T element type
-//! @tparam Vectors vectors per thread
-template <class T, int Vectors>
-__device__ __forceinline__ std::size_t striped_first(std::size_t tile_base, int j) {
-  constexpr std::size_t kWarpItems = 32 * Vectors * kVecItems<T>;  // one warp's contiguous segment
-  const std::size_t warp_base = tile_base + (threadIdx.x / 32) * kWarpItems;
-  return warp_base + (static_cast<std::size_t>(j) * 32 + threadIdx.x % 32) * kVecItems<T>;
-}
-
-//! Loads a thread's Vectors vectors of the tile at `tile_base` (warp-striped), with 16-byte loads
-//! when `vector_ok` (the whole tile is in range and `in` is 16-byte aligned), else element by
-//! element with the identity 0 past n.
-template <class Cache, int Vectors, class T>
-__device__ __forceinline__ void load_striped(const T* in, std::size_t tile_base, std::size_t n, bool vector_ok,
-                                             T (&x)[Vectors][kVecItems<T>]) {
-  using V = typename Vec16<T>::type;
-  if (vector_ok) {
-#pragma unroll
-    for (int j = 0; j < Vectors; ++j) {
-      const V v = Cache::load(reinterpret_cast<const V*>(in + striped_first<T, Vectors>(tile_base, j)));
-      std::memcpy(x[j], &v, sizeof v);
-    }
-  } else {
-#pragma unroll
-    for (int j = 0; j < Vectors; ++j) {
-      const std::size_t first = striped_first<T, Vectors>(tile_base, j);
-#pragma unroll
-      for (int k = 0; k < kVecItems<T>; ++k) x[j][k] = first + k < n ? in[first + k] : T(0);
-    }
-  }
-}
-
-//! Writes a thread's prefixes (warp-striped): vector j starts from base[j], the sum of everything
-//! in the scan before its first element. 16-byte stores when `vector_ok`, else element by element,
-//! nothing past n.
-template <class Cache, int Vectors, class T>
-__device__ __forceinline__ void store_striped(T* out, std::size_t tile_base, std::size_t n, bool vector_ok,
-                                              const T (&x)[Vectors][kVecItems<T>], const T (&base)[Vectors],
-                                              bool inclusive) {
-  using V = typename Vec16<T>::type;
-#pragma unroll
-  for (int j = 0; j < Vectors; ++j) {
-    T y[kVecItems<T>];
-    T run = base[j];
-#pragma unroll
-    for (int k = 0; k < kVecItems<T>; ++k) {
-      const T next = run + x[j][k];
-      y[k] = inclusive ? next : run;
-      run = next;
-    }
-    const std::size_t first = striped_first<T, Vectors>(tile_base, j);
-    if (vector_ok) {
-      V v;
-      std::memcpy(&v, y, sizeof v);
-      Cache::store(reinterpret_cast<V*>(out + first), v);
-    } else {
-#pragma unroll
-      for (int k = 0; k < kVecItems<T>; ++k)
-        if (first + k < n) out[first + k] = y[k];
-    }
-  }
-}
 
 //! Resident threads one SM holds on the architecture this compiler pass targets (__CUDA_ARCH__):
 //! 1024 on sm_75 (T4), 1536 on sm_86, sm_87, sm_89, sm_120 and sm_121 (RTX, Jetson Orin), 2048 on
@@ -230,17 +139,6 @@ __global__ void __launch_bounds__(Block, launch_min_blocks(Block, MinBlocks))
 //! 16-byte vectors per thread of stage 5: 4 (64 bytes per thread).
 inline constexpr int kStage5Vectors = 4;
 
-//! Elements per tile of a vectorised stage: Block * Vectors * 16 / sizeof(T).
-inline std::size_t vector_tile(const harness::ScanArgs& a, int vectors) {
-  return static_cast<std::size_t>(a.block) * vectors * (16 / harness::dtype_size(a.type));
-}
-
-//! Longest addition chain inside a vectorised tile: the vector's elements, the warp scan, the carry
-//! over the vectors, the warps, and the offsets.
-inline double vector_tile_depth(const harness::ScanArgs& a, int vectors) {
-  return 16.0 / static_cast<double>(harness::dtype_size(a.type)) + 5 + vectors + 5 + 3;
-}
-
 //! Largest block a vectorised stage supports: 512 from 8 vectors per thread on (at 1024 threads the
 //! register file leaves 64 registers per thread, and the kernel spills), 1024 below.
 constexpr int max_block_for_vectors(int vectors) { return vectors >= 8 ? 512 : 1024; }
@@ -249,9 +147,6 @@ constexpr int max_block_for_vectors(int vectors) { return vectors >= 8 ? 512 : 1
 //! ladder's, at which they were measured; compiled at that size only, to keep the chapter's compile
 //! time down (the default stage 7 keeps every block size).
 inline constexpr int kKnobBlock = 256;
-
-//! True when `p` is 16-byte aligned (the vector path needs `in` and `out` both aligned).
-inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 //! Launches a vectorised single-pass scan: reset the counter and flags, then one kernel, with the
 //! vector path if both pointers are 16-byte aligned and the scalar path otherwise.

@@ -20,18 +20,9 @@
 #include <vector>
 
 #include "scan_stage_6_more_items.cuh"
+#include "striped_vectors.cuh"
 
 namespace ch08 {
-
-//! Streaming loads and stores: cache at all levels, likely accessed once (evict first).
-struct StreamingCache {
-  //! __ldcs(p)
-  template <class V>
-  __device__ static V load(const V* p) { return __ldcs(p); }
-  //! __stcs(p, v)
-  template <class V>
-  __device__ static void store(V* p, const V& v) { __stcs(p, v); }
-};
 
 //! Launches stage 7.
 inline void launch_scan_stage_7(const harness::ScanArgs& a) {

@@ -108,9 +108,13 @@
 #include <string>
 #include <vector>
 
+#include "block_scan.cuh"
 #include "cuda_check.hpp"
 #include "errors.hpp"
-#include "scan_stage_7_streaming.cuh"
+#include "look_back.cuh"
+#include "scan_support.cuh"
+#include "striped_vectors.cuh"
+#include "tile_status.cuh"
 
 //! 1 when this toolkit's <cuda/ptx> has every instruction stage 8 uses (mbarrier_init,
 //! fence_mbarrier_init, mbarrier_arrive, mbarrier_arrive_expect_tx, mbarrier_try_wait_parity, and

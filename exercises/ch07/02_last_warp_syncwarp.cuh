@@ -24,7 +24,7 @@
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_problem.hpp"
-#include "reduce_kernel_5_unrolled.cuh"
+#include "block_tree.cuh"
 
 namespace ex07 {
 

@@ -25,7 +25,9 @@
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_problem.hpp"
-#include "reduce_kernel_9_vectorized.cuh"
+#include "block_sum_one_barrier.cuh"
+#include "reduce_grids.cuh"
+#include "vector_loads.cuh"
 
 namespace ex07 {
 

@@ -27,7 +27,8 @@
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_problem.hpp"
-#include "reduce_kernel_8_coarsened.cuh"
+#include "reduce_grids.cuh"
+#include "warp_sum.cuh"
 
 namespace ex07 {
 

@@ -4,7 +4,7 @@
 //! Goal: reduce the partials of a whole block (32 to 1024 threads) with warp shuffles and a single
 //! __syncthreads(): each warp sums its 32 lanes by shuffles, lane 0 of each warp writes the warp's
 //! sum to shared memory, one barrier, then warp 0 sums those Block / 32 values by shuffles.
-//! Builds on: stage 9's block_sum_one_barrier (ch07_reduction_opt/reduce_kernel_9_vectorized.cuh);
+//! Builds on: stage 9's block_sum_one_barrier (ch07_reduction_opt/block_sum_one_barrier.cuh);
 //! stage 7's warp_shuffle_sum is included (exercise 01 writes it), and the grid-stride loop and
 //! grid rule are stage 8's, not part of the exercise.
 //! Build and check: scripts/exercise.sh ch07/05
@@ -26,7 +26,8 @@
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_problem.hpp"
-#include "reduce_kernel_8_coarsened.cuh"
+#include "reduce_grids.cuh"
+#include "warp_sum.cuh"
 
 namespace ex07 {
 

@@ -33,7 +33,7 @@
 #include "barrier_policy.cuh"
 #include "cuda_check.hpp"
 #include "reduce_ops.cuh"
-#include "reduce_stage_2_coarsened.cuh"  // grid_stride_fold, resident_grid_for, grid_stride_depth
+#include "grid_stride.cuh"  // grid_stride_fold, resident_grid_for, grid_stride_depth
 #include "reduce_second_pass.cuh"
 
 namespace ex08 {

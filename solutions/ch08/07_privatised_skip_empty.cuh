@@ -36,7 +36,7 @@
 #include "histogram_grid.hpp"
 #include "histogram_problem.hpp"
 #include "histogram_sample_type.hpp"
-#include "histogram_stage_1_privatised.cuh"  // histogram_one_per_thread_grid
+#include "histogram_one_per_thread_grid.hpp"
 #include "kernel_support.cuh"
 #include "stage.hpp"
 

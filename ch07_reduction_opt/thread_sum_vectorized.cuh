@@ -1,0 +1,61 @@
+//! @file thread_sum_vectorized.cuh
+//! @brief A thread's share of a grid-stride sum with 16-byte loads, kUnroll in flight, and a scalar
+//! head and tail: the accumulation of stages 9 to 11.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernel_support.cuh"
+#include "vector_loads.cuh"
+
+namespace ch07 {
+
+//! This thread's share of a grid-stride sum over `data[0..n)` with 16-byte loads: the elements
+//! before the first 16-byte boundary (head) and after the last whole vector (tail) are read as
+//! scalars by the first threads of the grid; the vectors in between go round the grid kUnroll at a
+//! time. Every element is read exactly once by exactly one thread, for any n and any address
+//! aligned to sizeof(T).
+//! @tparam T float, double or int
+//! @param[in] data n elements, aligned to sizeof(T)
+//! @param[in] n number of elements
+//! @return this thread's partial sum (order fixed by the grid, so reproducible)
+template <class T>
+__device__ __forceinline__ T thread_sum_vectorized(const T* __restrict__ data, std::size_t n) {
+  using V = typename Vec16<T>::type;
+  constexpr std::size_t kPerVec = sizeof(V) / sizeof(T);
+  const std::size_t tid = harness::global_thread_id();
+  const std::size_t stride = harness::grid_threads();
+
+  const auto misalign = reinterpret_cast<std::uintptr_t>(data) % sizeof(V);
+  std::size_t head = misalign == 0 ? 0 : (sizeof(V) - misalign) / sizeof(T);
+  if (head > n) head = n;
+  const std::size_t nvec = (n - head) / kPerVec;
+  const V* __restrict__ vdata = reinterpret_cast<const V*>(data + head);
+
+  T acc[kUnroll];
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) acc[u] = T(0);
+  if (tid < head) acc[0] += data[tid];
+
+  std::size_t i = tid;
+  for (; i + (kUnroll - 1) * stride < nvec; i += kUnroll * stride) {
+    V v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = vdata[i + u * stride];  // kUnroll loads in flight
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) acc[u] += Vec16<T>::sum(v[u]);
+  }
+  for (; i < nvec; i += stride) acc[0] += Vec16<T>::sum(vdata[i]);
+
+  const std::size_t tail = head + nvec * kPerVec;  // fewer than kPerVec elements remain
+  if (tail + tid < n) acc[0] += data[tail + tid];
+
+  T sum = acc[0];
+#pragma unroll
+  for (int u = 1; u < kUnroll; ++u) sum += acc[u];
+  return sum;
+}
+
+}  // namespace ch07

@@ -1,0 +1,14 @@
+//! @file vector_loads.cuh
+//! @brief What the vectorised stages of chapter 7 load with: the 16-byte vector of an element type
+//! (harness::Vec16, common/vec16.cuh) and how many of them a thread keeps in flight (kUnroll).
+#pragma once
+#include "vec16.cuh"
+
+namespace ch07 {
+
+using harness::Vec16;
+
+//! Independent 16-byte loads each thread issues per loop trip (and accumulators it keeps).
+inline constexpr int kUnroll = 4;
+
+}  // namespace ch07
