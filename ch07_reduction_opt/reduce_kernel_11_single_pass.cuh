@@ -4,21 +4,39 @@
 //!
 //! Changed against stage 10: blocks no longer atomicAdd their sums into the result (float atomics
 //! make the order, and so the rounding, change from run to run). Each block writes its partial to
-//! partials[blockIdx.x], makes it visible device-wide with __threadfence(), and takes a ticket from
-//! a ticket counter with atomicAdd. The block that draws the last ticket knows every other partial
-//! is visible; it sums partials[0..gridDim.x) in a fixed order and writes the result. One kernel, no
+//! partials[blockIdx.x] and takes a ticket from a ticket counter with one read-modify-write,
+//! `cuda::atomic_ref<unsigned, cuda::thread_scope_device>::fetch_add(1, memory_order_acq_rel)`. The
+//! block that draws the last ticket knows every other partial is visible to it; it sums
+//! partials[0..gridDim.x) in a fixed order and writes the result. One kernel, no
 //! second pass, the same bits on every run (the grid is fixed for a given device, type, block size
 //! and n). The counter lives in the workspace, not in a __device__ global, and the launch zeroes it
 //! first: two launches in flight on different workspaces, or a launch after an aborted one, cannot
 //! see each other's tickets.
+//! The memory model (PTX ISA, "Memory Consistency Model"; the same release/acquire as scan stage 4's
+//! tile status, ch08_reduction_scan_histogram/scan/tile_status.cuh). The partials are plain (weak)
+//! stores and loads in different blocks; they are race-free only if each block's store happens
+//! before the last block's loads, and that order has to come from the ticket:
+//! - release: each block's fetch_add is a release at device scope, so its partial, stored before it
+//!   by the same thread, is ordered before the ticket it publishes;
+//! - acquire: the last block's fetch_add is an acquire too; it reads the value that every earlier
+//!   fetch_add left (the read-modify-writes on one counter form one release sequence), so it
+//!   synchronises with every block's release, and everything after it (through __syncthreads, for
+//!   the block's other threads) sees every partial.
+//! The older form (CUDA samples' threadFenceReduction): `__threadfence(); atomicAdd(...)` in every
+//! block, then `__ldcg` loads in the last block. The fence before a relaxed atomicAdd is a release
+//! pattern, so the writer's half is right; but nothing in the last block is an acquire (a relaxed
+//! atomicAdd with no fence after it), so its loads are not ordered after the other blocks' stores:
+//! a data race under the PTX memory model, which today's GPUs happen to run correctly. `__ldcg`
+//! (read through L2) is a cache hint, not an ordering, and cannot make up for the missing acquire.
 //! Source: the threadfence reduction of the CUDA programming guide (memory fence functions) and the
-//! CUDA samples' threadFenceReduction.
+//! CUDA samples' threadFenceReduction, with the ticket as an acquire-release read-modify-write.
 //! What the profiler shows: one kernel and no float atomics; one integer atomic and one divergent
 //! branch per block (thread 0 takes the ticket), 2 barriers per block instead of 1, and a kernel a
 //! little slower than stage 10's (the last block's extra work); the chapter README has the numbers.
 //! Uses stage 9's accumulation and block sum (thread_sum_vectorized.cuh, block_sum_one_barrier.cuh)
 //! and stage 10's grid rule (reduce_grids.cuh).
 #pragma once
+#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -49,14 +67,16 @@ __global__ void __launch_bounds__(Block)
   T sum = block_sum_one_barrier<T, Block>(thread_sum_vectorized(data, n));
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
-    __threadfence();  // the partial is visible to every block before the ticket is taken
-    const unsigned ticket = atomicAdd(retired, 1u);
+    // Release: this block's partial is ordered before its ticket. Acquire: the block that draws the
+    // last ticket sees every partial stored before every other ticket.
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*retired);
+    const unsigned ticket = tickets.fetch_add(1u, cuda::memory_order_acq_rel);
     is_last_block = (ticket == gridDim.x - 1);
   }
-  __syncthreads();
+  __syncthreads();  // hands thread 0's decision (and what its acquire ordered) to the block
   if (!is_last_block) return;
 
-  // The last block: every partial is visible. Sum them in a fixed order (L2 reads: __ldcg).
+  // The last block: every partial is visible. Sum them in a fixed order (read once: __ldcg, a cache hint).
   T acc = T(0);
   for (unsigned i = threadIdx.x; i < gridDim.x; i += Block) acc += __ldcg(partials + i);
   __syncthreads();  // warp_sums of block_sum_one_barrier are reused
@@ -101,7 +121,7 @@ inline harness::Stage<harness::Reduce> reduce_kernel_11_stage() {
   harness::Stage<harness::Reduce> s;
   s.name = "reduce_kernel_11";
   s.label = "single pass, last block finishes";
-  s.change = "blocks write partials; the last block to finish (threadfence + ticket counter) sums them: one launch, no float atomics, deterministic";
+  s.change = "blocks write partials; the last block to finish (an acquire-release ticket counter) sums them: one launch, no float atomics, deterministic";
   s.source = "CUDA programming guide, memory fence functions; CUDA samples threadFenceReduction";
   s.grid_stride = true;
   s.deterministic = true;

@@ -1,8 +1,8 @@
 //! @file 06_last_block_finish.cuh
 //! @brief Exercise ch07/06: one launch, deterministic: the last block to finish sums the partials (exercise: fill in the TODO(student) parts).
 //!
-//! Goal: no float atomics. Each block writes its partial to partials[blockIdx.x], makes it visible
-//! device-wide, and takes a ticket from a counter in the workspace (zeroed by the launch). The
+//! Goal: no float atomics. Each block writes its partial to partials[blockIdx.x] and takes a ticket
+//! from a counter in the workspace (zeroed by the launch) in a way that publishes the partial. The
 //! block that draws the last ticket sums partials[0..gridDim.x) in a fixed order and writes the
 //! result. One kernel, the same bits on every run.
 //! Builds on: stage 11 (ch07_reduction_opt/reduce_kernel_11_single_pass.cuh); stage 9's
@@ -18,6 +18,7 @@
 //!
 //! Stuck? The solved file, with why it works: solutions/ch07/06_last_block_finish.cuh.
 #pragma once
+#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -45,10 +46,12 @@ __global__ void __launch_bounds__(Block)
   const T sum = ch07::block_sum_one_barrier<T, Block>(ch07::thread_sum_vectorized(data, n));
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
-    // TODO(student): make the partial visible to every block (__threadfence()), then take a ticket
-    // (atomicAdd(retired, 1u) returns the old count) and set is_last_block when this block drew
-    // the last one (gridDim.x - 1). Never spin waiting for the count: that can deadlock. As
-    // written no block is last, nobody writes the result and the check reports the poisoned value.
+    // TODO(student): take a ticket from *retired (the old count) and set is_last_block when this
+    // block drew the last one (gridDim.x - 1). The partial above is a plain store and the last
+    // block reads the others with plain loads: the ticket must order them (the PTX memory model's
+    // release and acquire; see <cuda/atomic>, cuda::atomic_ref, and scan stage 4's tile status for
+    // the same idea). Never spin waiting for the count: that can deadlock. As written no block is
+    // last, nobody writes the result and the check reports the poisoned value.
     (void)retired;
     is_last_block = false;
   }
@@ -57,8 +60,8 @@ __global__ void __launch_bounds__(Block)
 
   T acc = T(0);
   // TODO(student): fold partials[0..gridDim.x) into acc, thread i taking i, i + Block, ... (a fixed
-  // order: deterministic). Read them with __ldcg(partials + i) (from L2, never a stale L1 line).
-  // As written the last block writes 0.
+  // order: deterministic). Each partial is read once (__ldcg(partials + i) reads it through L2;
+  // a cache hint, not what makes the read safe). As written the last block writes 0.
   __syncthreads();  // block_sum_one_barrier's shared memory is reused
   acc = ch07::block_sum_one_barrier<T, Block>(acc);
   if (threadIdx.x == 0) *result = acc;
@@ -84,7 +87,7 @@ inline harness::Stage<harness::Reduce> ex06_stage() {
   harness::Stage<harness::Reduce> s;
   s.name = "ch07_06_last_block_finish";
   s.label = "exercise: last block finishes";
-  s.change = "partials + threadfence + ticket counter; the last block sums them: one launch, deterministic";
+  s.change = "partials + an acquire-release ticket counter; the last block sums them: one launch, deterministic";
   s.source = "exercises/ch07/06_last_block_finish.cuh";
   s.grid_stride = true;
   s.deterministic = true;

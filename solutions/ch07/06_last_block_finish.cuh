@@ -1,8 +1,8 @@
 //! @file 06_last_block_finish.cuh
 //! @brief Exercise ch07/06: one launch, deterministic: the last block to finish sums the partials (SOLUTION).
 //!
-//! Goal: no float atomics. Each block writes its partial to partials[blockIdx.x], makes it visible
-//! device-wide, and takes a ticket from a counter in the workspace (zeroed by the launch). The
+//! Goal: no float atomics. Each block writes its partial to partials[blockIdx.x] and takes a ticket
+//! from a counter in the workspace (zeroed by the launch) in a way that publishes the partial. The
 //! block that draws the last ticket sums partials[0..gridDim.x) in a fixed order and writes the
 //! result. One kernel, the same bits on every run.
 //! Builds on: stage 11 (ch07_reduction_opt/reduce_kernel_11_single_pass.cuh); stage 9's
@@ -16,14 +16,19 @@
 //! waits: a wrong ticket test leaves the result unwritten, and the check reports the poisoned
 //! value (NaN, or -1 for int) at once instead of hanging.
 //!
-//! Why this works: thread 0 writes the block's partial, then __threadfence() orders that write
-//! before its atomicAdd on the counter for every thread of the device. atomicAdd returns distinct
-//! tickets 0..gridDim.x-1; the block that gets gridDim.x - 1 took its ticket after every other block
-//! took theirs, and each of those had fenced its partial first, so all partials are visible to it
-//! (read through L2 with __ldcg, not a possibly stale L1 line). A __syncthreads() hands the
-//! decision from thread 0 to the block. The fold order (thread i sums partials i, i + Block, ...,
-//! then the block tree) depends only on the grid, not on which block finished last: deterministic.
+//! Why this works: thread 0 writes the block's partial, then takes its ticket with
+//! cuda::atomic_ref<unsigned, cuda::thread_scope_device>::fetch_add(1, memory_order_acq_rel). The
+//! read-modify-writes return distinct tickets 0..gridDim.x-1. As a release, each one orders the
+//! block's partial before its ticket; as an acquire, the one that returns gridDim.x - 1 reads the
+//! value every earlier fetch_add left (one release sequence), so it synchronises with all of them
+//! and every partial is visible after it. A __syncthreads() hands the decision, and that ordering,
+//! from thread 0 to the block. The fold order (thread i sums partials i, i + Block, ..., then the
+//! block tree) depends only on the grid, not on which block finished last: deterministic.
+//! The classic form, `__threadfence(); atomicAdd(retired, 1u)` and __ldcg loads, has the release
+//! (a fence before the atomic) but no acquire in the last block: a data race under the PTX memory
+//! model that today's hardware happens to run correctly (ch07_reduction_opt/reduce_kernel_11_single_pass.cuh).
 #pragma once
+#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -51,8 +56,9 @@ __global__ void __launch_bounds__(Block)
   const T sum = ch07::block_sum_one_barrier<T, Block>(ch07::thread_sum_vectorized(data, n));
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
-    __threadfence();  // the partial is visible device-wide before the ticket is taken
-    const unsigned ticket = atomicAdd(retired, 1u);
+    // Release: the partial is ordered before the ticket; acquire: the last ticket sees every partial.
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*retired);
+    const unsigned ticket = tickets.fetch_add(1u, cuda::memory_order_acq_rel);
     is_last_block = (ticket == gridDim.x - 1);
   }
   __syncthreads();
@@ -85,7 +91,7 @@ inline harness::Stage<harness::Reduce> ex06_stage() {
   harness::Stage<harness::Reduce> s;
   s.name = "ch07_06_last_block_finish";
   s.label = "exercise: last block finishes";
-  s.change = "partials + threadfence + ticket counter; the last block sums them: one launch, deterministic";
+  s.change = "partials + an acquire-release ticket counter; the last block sums them: one launch, deterministic";
   s.source = "exercises/ch07/06_last_block_finish.cuh";
   s.grid_stride = true;
   s.deterministic = true;
