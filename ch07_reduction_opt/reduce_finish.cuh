@@ -2,15 +2,16 @@
 //! @brief How stages 1 to 8 finish: what each block does with its sum. Two forms, chosen by the
 //! launch (a template argument of every stage kernel) and by the programs' `--finish` flag:
 //!
-//! - **atomic** (the article, and the programs' default): thread 0 of each block adds the block's
+//! - **atomic** (the article; `--finish atomic`): thread 0 of each block adds the block's
 //!   sum into the one result with `atomicAdd`. One launch; the result must be zeroed first; the
 //!   order in which blocks add is whichever finishes first, so float sums may differ in the last
 //!   bits from run to run. All blocks add to one address, and same-address atomics are serialised
 //!   in the L2 slice that owns it: with one element per thread (stages 1 to 7) that queue, not the
-//!   tree, sets the time on an H200 (the chapter README measures it).
-//! - **partials** (the finish of Harris's slides): thread 0 of each block writes the block's sum to
-//!   its own slot, partials[blockIdx.x], in the workspace, and a second, small kernel
-//!   (reduce_partials, below: one block) folds the partials into the result in a fixed order. No
+//!   tree, sets the time (the chapter README measures it), so every stage reads the same.
+//! - **partials** (the finish of Harris's slides, and the programs' default): thread 0 of each
+//!   block writes the block's sum to its own slot, partials[blockIdx.x], in the workspace, and a
+//!   second, small kernel (reduce_partials, below: one block) folds the partials into the result in
+//!   a fixed order. No
 //!   atomics: the same bits on every run, and the tree's cost shows in the time.
 //!
 //! Stages 9 and 10 keep the atomic (their coarsened grids have a few thousand blocks, so its queue

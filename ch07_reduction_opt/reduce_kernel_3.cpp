@@ -1,6 +1,6 @@
 // The program reduce_kernel_3: stage 3 of chapter 7, checked, timed and reported by the harness, with
-// the article's finish (`--finish atomic`, the default) or per-block partials folded by a second
-// pass (`--finish partials`). The stage -- its kernel, how it is launched, what changed against
+// per-block partials folded by a second pass (`--finish partials`, the default: the time shows the
+// block's tree) or the article's finish (`--finish atomic`: one address takes every block's atomic). The stage -- its kernel, how it is launched, what changed against
 // stage 2 -- is in reduce_kernel_3_strided_index.cuh; the two finishes in reduce_finish.cuh. Both are compiled once, in
 // the chapter's library ch07_stages (ch07_stages.cu), which this program links.
 #include "ch07_stages.hpp"

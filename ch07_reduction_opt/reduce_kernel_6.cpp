@@ -1,16 +1,16 @@
 // The program reduce_kernel_6: stage 6 of chapter 7 in its forms: the warp tail `--last-warp syncwarp`
 // (the default, correct on Volta and later) or `--last-warp volatile` (the article's legacy form, a
-// data race since Volta), each with the article's finish (`--finish atomic`, the default) or per-block
-// partials and a second pass (`--finish partials`). The stage -- its kernel, how it is launched, what
+// data race since Volta), each with per-block partials and a second pass (`--finish partials`, the
+// default) or the article's finish (`--finish atomic`). The stage -- its kernel, how it is launched, what
 // changed against stage 5 -- is in reduce_kernel_6_last_warp_unrolled.cuh. It is compiled once, in
 // the chapter's library ch07_stages (ch07_stages.cu), which this program links.
 #include "ch07_stages.hpp"
 
 int main(int argc, char** argv) {
   harness::StageProgram<harness::Reduce> program;
-  program.variants = {ch07::stage_named("reduce_kernel_6"), ch07::stage_named("reduce_kernel_6_partials"),
-                      ch07::stage_named("reduce_kernel_6_volatile"),
-                      ch07::stage_named("reduce_kernel_6_volatile_partials")};
+  program.variants = {ch07::stage_named("reduce_kernel_6_partials"), ch07::stage_named("reduce_kernel_6"),
+                      ch07::stage_named("reduce_kernel_6_volatile_partials"),
+                      ch07::stage_named("reduce_kernel_6_volatile")};
   program.variant_flag = "--last-warp";
   program.variant_names = {"syncwarp", "volatile"};
   program.variant_help = "Warp tail: syncwarp (correct on Volta and later) or volatile (the legacy, racy form)";

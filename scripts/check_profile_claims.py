@@ -127,10 +127,12 @@ CHAPTERS = {
         "title": "Chapter 7",
         "bin_dir": "build/ch07_reduction_opt",
         "stages": [K7 % i for i in range(12)] + [K7P % i for i in range(1, 9)],
-        # Stage 6 is profiled in its correct __syncwarp form; "@partials": --finish partials (the
+        # Stage 6 is profiled in its correct __syncwarp form; plain names: --finish atomic (the
+        # article's finish; the programs' default is partials); "@partials": --finish partials (the
         # first launch in the profiler range is still the stage's own kernel, not the second pass).
-        "stage_args": dict([(K7 % 6, ["--last-warp", "syncwarp"]),
+        "stage_args": dict([(K7 % 6, ["--last-warp", "syncwarp", "--finish", "atomic"]),
                             (K7P % 6, ["--last-warp", "syncwarp", "--finish", "partials"])]
+                           + [(K7 % i, ["--finish", "atomic"]) for i in (1, 2, 3, 4, 5, 7, 8)]
                            + [(K7P % i, ["--finish", "partials"]) for i in (1, 2, 3, 4, 5, 7, 8)]),
         "claims": [
             # The strided index (3) against the modulo branch (1), with both finishes. The article's

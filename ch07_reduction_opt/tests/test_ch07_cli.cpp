@@ -101,8 +101,8 @@ TEST_CASE("stage programs reject bad input with exit code 2, before any GPU work
   CHECK(run(p3, {"--frobnicate"}) == kExitUsage);
   CHECK(run(p3, {"--help"}) == 0);
   StageProgram<Reduce> p6;
-  p6.variants = {ch07::stage_named("reduce_kernel_6"), ch07::stage_named("reduce_kernel_6_partials"),
-                 ch07::stage_named("reduce_kernel_6_volatile"), ch07::stage_named("reduce_kernel_6_volatile_partials")};
+  p6.variants = {ch07::stage_named("reduce_kernel_6_partials"), ch07::stage_named("reduce_kernel_6"),
+                 ch07::stage_named("reduce_kernel_6_volatile_partials"), ch07::stage_named("reduce_kernel_6_volatile")};
   p6.variant_flag = "--last-warp";
   p6.variant_names = {"syncwarp", "volatile"};
   p6.more_flags = {ch07::finish_flag()};  // as reduce_kernel_6.cpp
@@ -116,13 +116,28 @@ TEST_CASE("stage programs reject bad input with exit code 2, before any GPU work
   CHECK(run(p4, {"--help"}) == 0);
 }
 
+TEST_CASE("stages 1 to 8 run with the partials finish unless --finish atomic", "[cpu][ch07]") {
+  // The default is what a reader runs first: the tree's step shows in the time with one partial per
+  // block and a second pass; the article's atomic finish is the flag and the contrast.
+  CHECK(ch07::finish_flag().names.front() == "partials");
+  for (int k = 1; k <= 8; ++k) {
+    const std::string name = "reduce_kernel_" + std::to_string(k);
+    if (k == 6) continue;  // reduce_kernel_6.cpp builds its four forms itself (checked below)
+    const StageProgram<Reduce> p = ch07::finish_program(name);
+    REQUIRE(p.variants.size() == 2);
+    CHECK(p.variants[0].name == name + "_partials");
+    CHECK(p.variants[0].deterministic);
+    CHECK(p.variants[1].name == name);
+  }
+}
+
 TEST_CASE("a program with a second variant flag picks the combination it names", "[cpu][ch07]") {
   // Four forms, two flags: a wrong count of variants is a programming error, found before parsing.
   StageProgram<Reduce> p6;
-  p6.variants = {ch07::stage_named("reduce_kernel_6"), ch07::stage_named("reduce_kernel_6_partials")};
+  p6.variants = {ch07::stage_named("reduce_kernel_6_partials"), ch07::stage_named("reduce_kernel_6")};
   p6.variant_flag = "--last-warp";
   p6.variant_names = {"syncwarp", "volatile"};
-  p6.more_flags = {{"--finish", {"atomic", "partials"}, "finish"}};
+  p6.more_flags = {{"--finish", {"partials", "atomic"}, "finish"}};
   CHECK_THROWS_AS(run(p6, {"--help"}), std::logic_error);
   const StageProgram<Reduce> p1 = ch07::finish_program("reduce_kernel_1");
   CHECK(run(p1, {"--finish", "partials", "--n", "many"}) == kExitUsage);
