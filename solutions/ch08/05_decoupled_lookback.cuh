@@ -12,7 +12,7 @@
 //! Builds on: scan stage 4 (ch08_reduction_scan_histogram/scan/scan_stage_4_decoupled_lookback.cuh,
 //! decoupled_look_back); the tile status (ch08::TileStatus, flags kTileInvalid / kTileAggregate /
 //! kTileInclusive), the tile counter, the coarsened block scan and the loads and stores are the
-//! chapter's, not part of the exercise.
+//! chapter's (tile_status.cuh, block_scan.cuh), not part of the exercise.
 //! Build and check: scripts/exercise.sh ch08/05
 //!   (or: cmake --build build --target exercise_ch08_05 && ctest --test-dir build -L exercise -R ch08_05)
 //! A right answer: the check passes for every n (a tile is Block x 8 floats or ints, Block x 4
@@ -41,9 +41,11 @@
 
 #include <cstddef>
 
+#include "block_scan.cuh"
 #include "cuda_check.hpp"
 #include "scan/scan_problem.hpp"
-#include "scan_stage_4_decoupled_lookback.cuh"
+#include "scan_support.cuh"
+#include "tile_status.cuh"
 
 namespace ex08 {
 
