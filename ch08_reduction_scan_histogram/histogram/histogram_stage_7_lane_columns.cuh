@@ -19,11 +19,13 @@
 //! that the 32 threads of a warp read 32 different banks, and issues one global atomic per
 //! non-empty bin. Loads: stage 4's grid-stride loop over 16-byte vectors, four in flight.
 //! Cost: copies x bins x 128 bytes of shared memory per block, copies = min(--copies, Block / 32):
-//! 32 KiB at the defaults (256 bins, one copy, block 256), so 7 blocks of 256 threads fit an H200
-//! SM. The device's shared memory per block decides how many bins fit (512 on a T4, 1,816 on an
-//! H200 with one copy), checked before any launch. `--copies 2` at 256 bins needs 64 KiB at block
-//! 256, which every reader's GPU gives a block. `--copies 4` at 256 bins needs 128 KiB at block 128
-//! or 256: an A100 or an H100/H200 runs it at block 256 without --block; a T4 or an RTX card gives a
+//! 32 KiB at the defaults (256 bins, one copy, block 256). Blocks per SM follow from the SM's shared
+//! memory divided by a block's (plus the driver's reserve per block), and from the registers: 256
+//! threads x the kernel's registers per thread against the SM's 65,536; the lower of the two is the
+//! occupancy (cudaOccupancyMaxActiveBlocksPerMultiprocessor computes it, and the grid is that many
+//! blocks per SM). The device's shared memory per block decides how many bins fit, checked before
+//! any launch. `--copies 2` at 256 bins needs 64 KiB at block 256, which every reader's GPU gives a
+//! block. `--copies 4` at 256 bins needs 128 KiB at block 128 or 256: an A100 or an H100/H200 runs it at block 256 without --block; a T4 or an RTX card gives a
 //! block less, so there the default block is halved until it fits (harness::default_block_of with
 //! the device's limits): block 64, two warps, so 2 copies (64 KiB), and an explicit `--block 128` or
 //! `256` is refused before any launch with the advice `--block 64`.

@@ -55,7 +55,7 @@ __global__ void reduce_stage_2(const T* __restrict__ in, std::size_t n,
 }  // namespace ch08
 
 // ---- How stage 2 is launched -----------------------------------------------------------------
-// (after the kernels: the second pass reuses stage 4's block_fold)
+// (after the kernels: the second pass, reduce_second_pass.cuh, folds the partials with its own tree)
 #include "reduce_second_pass.cuh"
 
 namespace ch08 {

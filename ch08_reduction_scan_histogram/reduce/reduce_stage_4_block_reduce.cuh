@@ -56,7 +56,7 @@ __global__ void reduce_stage_4(const T* __restrict__ in, std::size_t n,
 }  // namespace ch08
 
 // ---- How stage 4 is launched -----------------------------------------------------------------
-// (after the kernels: the second pass reuses stage 4's block_fold)
+// (after the kernels: the second pass, reduce_second_pass.cuh, folds the partials with its own tree)
 #include "reduce_second_pass.cuh"
 
 namespace ch08 {

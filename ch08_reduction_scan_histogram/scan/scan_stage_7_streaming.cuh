@@ -41,13 +41,12 @@ inline harness::Stage<harness::Scan> scan_stage_7_stage() {
 }
 
 // ---- Stage 7's knobs, to be measured one at a time (`scan_stage_7 --tuning NAME`) -------------
-// The profile of stage 7 (50% theoretical occupancy, limited by registers; half of every warp's
-// stalls at the barrier behind warp 0's look-back) suggests three changes, none of them the
-// default until an H200 run says so. Block 512 is the fourth knob and needs no variant:
-// `scan_stage_7 --block 512`.
+// Stage 7's occupancy is limited by registers, and its warps wait at the barrier behind warp 0's
+// look-back: three changes to try, none of them the default. Block 512 is the fourth knob and needs
+// no variant: `scan_stage_7 --block 512`.
 
-//! Resident threads per SM asked of the compiler by the `occ62` knob: 1280 (62.5% of the H200's
-//! 2048), i.e. at most 48 registers per thread.
+//! Resident threads per SM asked of the compiler by the `occ62` knob: 1280 (62.5% of an SM of
+//! 2048 threads), i.e. at most 48 registers per thread.
 inline constexpr int kStage7Occupancy62Threads = 1280;
 //! ... by the `occ75` knob: 1536 (75%), i.e. at most 40 registers per thread (the kernel may spill).
 inline constexpr int kStage7Occupancy75Threads = 1536;
@@ -69,7 +68,7 @@ harness::Stage<harness::Scan> scan_stage_7_knob(const std::string& tuning, const
   s.name = "scan_stage_7";
   s.label = label;
   s.change = change;
-  s.source = "issue 24: stage 7's untried knobs (look-back backoff, registers for occupancy)";
+  s.source = "stage 7's knobs: look-back backoff (__nanosleep), registers for occupancy (__launch_bounds__)";
   s.min_block = kKnobBlock;
   s.max_block = kKnobBlock;
   if constexpr (MinThreadsPerSm > 0) {

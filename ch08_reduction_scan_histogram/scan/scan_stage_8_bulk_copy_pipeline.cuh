@@ -36,11 +36,10 @@
 //!     walk costs many dependent round trips to L2: slower than stage 7.
 //!   - `-ahead` (pipeline_consumer_ahead): the consumers reduce tile i + 1 (and publish its aggregate)
 //!     before they wait for the prefix of tile i. Aggregates come a tile earlier, and the wait
-//!     overlaps a reduction; about CUB's speed (the previous default). But an aggregate still waits
-//!     until its block's consumers get to it, behind their waits for prefixes.
-//!   - `-early` with the look-back warp summing the tile itself (tried on 2026-12-04, not kept): the
-//!     aggregates then wait behind the walks of that warp's previous tiles, and every look-back
-//!     waits on them: hardly faster than the plain schedule, far behind -ahead. Hence a fourth warp.
+//!     overlaps a reduction. But an aggregate still waits until its block's consumers get to it,
+//!     behind their waits for prefixes.
+//!   - a look-back warp that also summed the tile would make the aggregates wait behind the walks
+//!     of that warp's previous tiles, and every look-back wait on them. Hence a fourth warp.
 //!   - `-near` / `-near16` (look_back_near): the look-back warp stops at the block's previous tile at
 //!     the latest (it knows that tile's prefix) and reads 4 or 16 windows of 32 predecessors per
 //!     round trip. With the reduce warp the walks are already short, and the extra loads cost more
@@ -74,8 +73,8 @@
 //!
 //! Shapes (`--pipeline VxS[-near|-near16][-ahead|-early]`): V 16-byte vectors per consumer thread, S
 //! stages in the ring. Tile: Block * V * 16 bytes (8,192 floats or 4,096 doubles at Block 256, V 8,
-//! as stage 7); shared memory S * (tile + 128) bytes (96 KiB, 98,688 B, at 8x3, block 256: two blocks an
-//! H200 SM); threads Block + 64, Block + 96 with the reduce warp. `4x6-early` (16 KiB tiles, six
+//! as stage 7); shared memory S * (tile + 128) bytes (96 KiB, 98,688 B, at 8x3, block 256: two blocks fit an
+//! SM of 227 KiB); threads Block + 64, Block + 96 with the reduce warp. `4x6-early` (16 KiB tiles, six
 //! stages) keeps the same shared memory with more, smaller copies in flight.
 //! What the profiler shows against stage 7: stalls at barriers replaced by waits on mbarriers in
 //! the consumer warps; DRAM throughput closer to the copy's; fewer blocks (one grid of resident
@@ -754,14 +753,13 @@ inline constexpr int kPipelineMaxBlock = 512;
 inline constexpr int kNearWindows = 4;
 
 //! Windows of 32 predecessors per round trip of the wide near look-back (`-near16` shapes): 512
-//! tiles, more than one round of the resident blocks on an H200 (264 at the default shape), so the
-//! walk back to the block's previous tile is one round trip to L2.
+//! tiles, more than one round of the resident blocks (two per SM at the default shape) on a GPU of
+//! fewer than 256 SMs, so the walk back to the block's previous tile is one round trip to L2.
 inline constexpr int kWideWindows = 16;
 
 //! Stage 8's default shape: 8 vectors per consumer thread (stage 7's tile), 3 stages in the ring
-//! (96 KiB at block 256: two blocks per H200 SM), with the early schedule (`8x3-early`: a reduce
-//! warp publishes each tile's aggregate as it lands; the fastest shape put through the ladders on
-//! the H200; `4x6-early` was faster still in the shapes run of 2026-12-04, see the scan README).
+//! (96 KiB at block 256), with the early schedule (`8x3-early`: a reduce warp publishes each
+//! tile's aggregate as it lands). The scan README compares the shapes.
 inline constexpr PipelineShape kStage8Shape{8, 3};
 //! The default schedule's look-back: stage 4's (look_back_exclusive), not the near look-back.
 inline constexpr int kStage8Windows = 0;
@@ -956,7 +954,7 @@ inline std::vector<std::string> scan_stage_8_shape_names() {
 }
 
 //! Stage 8 at each shape of scan_stage_8_shape_names(), in that order (for measuring the ring's
-//! depth, the tile size and the schedule on the H200; only the default is in the ladder).
+//! depth, the tile size and the schedule; only the default is in the ladder).
 inline std::vector<harness::Stage<harness::Scan>> scan_stage_8_shapes() {
   std::vector<harness::Stage<harness::Scan>> v{scan_stage_8_stage(),
                                                scan_stage_8_shape_stage<8, 3>(),
