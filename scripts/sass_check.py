@@ -345,7 +345,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("claims", help="claims file (JSON)")
+    ap.add_argument("claims", nargs="?", default=os.path.join(ROOT, "ch07_reduction_opt", "tests", "sass_claims.json"),
+                    help="claims file (JSON; default: chapter 7's, ch07_reduction_opt/tests/sass_claims.json)")
     ap.add_argument("--nvcc", help="nvcc (default: $CUDACXX, PATH, /usr/local/cuda/bin/nvcc)")
     ap.add_argument("--ccbin", help="host compiler for nvcc -ccbin")
     ap.add_argument("--tool", help="nvdisasm or cuobjdump to use (default: looked for, see above)")
