@@ -126,6 +126,13 @@ def site_target(target, base_dir, page_dir):
         return "@ref " + anchor_label(full, anchor)
     if full.endswith(HEADER_EXTS) and os.path.isfile(full) and under(full, ROOT):
         return "@ref " + os.path.relpath(full, ROOT).replace(os.sep, "/")
+    if (not anchor and full.endswith(".md") and os.path.isfile(full) and under(full, ROOT)
+            and full != os.path.join(RESULTS, "README.md")):  # (Doxygen links that one by itself)
+        # A page with its own label in its title (`# Title {#label}`): Doxygen links it by that label.
+        with open(full, encoding="utf-8") as f:
+            m = re.search(r"\{#([A-Za-z0-9_]+)\}\s*$", f.readline())
+        if m:
+            return "@ref " + m.group(1)
     if base_dir != page_dir and not anchor and os.path.exists(full):
         # Text moved into another page (start_here.md into README.md): re-aim its relative links.
         return os.path.relpath(full, page_dir).replace(os.sep, "/")
