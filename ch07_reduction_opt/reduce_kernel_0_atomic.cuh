@@ -4,7 +4,11 @@
 //!
 //! What it teaches: atomics make the sum correct, but every addition targets one address, so the
 //! hardware serialises them: n atomic operations on a single word, whatever the grid.
-//! What the profiler shows: n global atomic (RED) operations; L2 / atomic unit busy, DRAM idle.
+//! What the compiler makes of it depends on T (test cpu.sass_claims_ch07, SASS for sm_90): for
+//! float and double every lane issues its own REDG (one atomic per element); for int nvcc
+//! aggregates the warp first: REDUX.SUM adds the 32 lanes' values and one elected lane (VOTEU.ANY,
+//! a predicated REDG) sends one atomic per warp.
+//! What the profiler shows: global atomic (RED) operations; L2 / atomic unit busy, DRAM idle.
 #pragma once
 #include <cuda_runtime.h>
 

@@ -5,6 +5,8 @@
 //! sdata[tid + s] into sdata[tid]. A warp's 32 lanes touch 32 consecutive words, one per bank.
 //! What the profiler shows: shared-memory bank conflicts essentially vanish (the article: over 99%
 //! fewer); active threads stay contiguous.
+//! The loop below has constant bounds (Block is a template parameter), so nvcc unrolls it fully:
+//! no loop branch in the SASS, 9 BAR.SYNC, 17 LDS (test cpu.sass_claims_ch07: SASS for sm_90, float, block 256, partials finish).
 #pragma once
 #include <cuda_runtime.h>
 

@@ -120,12 +120,41 @@ def site_target(target, base_dir, page_dir):
         return "results/" + os.path.relpath(full, RESULTS).replace(os.sep, "/") + (("#" + anchor) if anchor else "")
     if full == START_HERE:
         return "@ref index"
+    if anchor and full.endswith(".md") and os.path.isfile(full) and under(full, ROOT):
+        # A term or section of another page, marked there with <a id="anchor"></a> (GitHub's form):
+        # Doxygen knows it as the label that page_anchors() gives it.
+        return "@ref " + anchor_label(full, anchor)
     if full.endswith(HEADER_EXTS) and os.path.isfile(full) and under(full, ROOT):
         return "@ref " + os.path.relpath(full, ROOT).replace(os.sep, "/")
+    if (not anchor and full.endswith(".md") and os.path.isfile(full) and under(full, ROOT)
+            and full != os.path.join(RESULTS, "README.md")):  # (Doxygen links that one by itself)
+        # A page with its own label in its title (`# Title {#label}`): Doxygen links it by that label.
+        with open(full, encoding="utf-8") as f:
+            m = re.search(r"\{#([A-Za-z0-9_]+)\}\s*$", f.readline())
+        if m:
+            return "@ref " + m.group(1)
     if base_dir != page_dir and not anchor and os.path.exists(full):
         # Text moved into another page (start_here.md into README.md): re-aim its relative links.
         return os.path.relpath(full, page_dir).replace(os.sep, "/")
     return None
+
+
+ANCHOR_RE = re.compile(r'^<a id="([A-Za-z0-9_-]+)"></a>\s*$')
+
+
+def anchor_label(page, anchor):
+    """The Doxygen label of `<a id="anchor"></a>` in `page`: the page's name, then the anchor
+    (labels are global in Doxygen; GitHub's ids are per page)."""
+    name = os.path.splitext(os.path.basename(page))[0]
+    return re.sub(r"[^A-Za-z0-9_]", "_", "%s_%s" % (name, anchor))
+
+
+def page_anchors(text, page):
+    """`text` with each line `<a id="x"></a>` (outside code) turned into Doxygen's `\\anchor` label."""
+    def repl(line):
+        m = ANCHOR_RE.match(line)
+        return "\\anchor %s\n" % anchor_label(page, m.group(1)) if m else line
+    return map_outside_fences(text, repl)
 
 
 def rewrite_links(text, base_dir, page_dir):
@@ -167,7 +196,7 @@ def cmd_filter(a):
         text = f.read()
     page_dir = os.path.dirname(path)
     if under(path, ROOT):
-        text = rewrite_links(text, page_dir, page_dir)
+        text = page_anchors(rewrite_links(text, page_dir, page_dir), path)
         if path == MAIN_PAGE:
             text = main_page(text)
     sys.stdout.write(text)

@@ -23,13 +23,24 @@ Examples
   scripts/compare_stages.py --print-metrics        # the metric list, for ncu --metrics
   scripts/compare_stages.py --which reduce_stage_4 # where that stage program is
 
+A reader's view of one step, no GPU needed (--step): for two stages of chapter 7, the diff of their
+stage headers, their SASS instruction counts side by side (compiled for sm_90 and counted by
+scripts/sass_check.py; --type, --block and --finish pick the instantiation, float, 256 and partials
+by default) and their rows of the committed profiler table (docs/results/H200/profile/
+ch07_profile_claims.md: ncu on the H200, n = 2^24):
+
+  scripts/compare_stages.py --step reduce_kernel_4 reduce_kernel_5
+  scripts/compare_stages.py --step --finish atomic --type int reduce_kernel_0 reduce_kernel_1
+
 Exit codes (shared with profile_stage.sh): 0 done; 1 ncu or the program failed; 2 bad command line
 or no such program / report; 77 skipped: no ncu, or no NVIDIA GPU to profile on.
 
-Python standard library only. Also imported by check_profile_claims.py.
+Python standard library only. Also imported by check_profile_claims.py; imports sass_check.py.
 """
 import argparse
 import csv
+import difflib
+import glob
 import io
 import os
 import re
@@ -38,6 +49,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sass_check  # noqa: E402
 
 # The counters collected, with what each tells a reader. Names are those of Nsight Compute 2025.x
 # on sm_90; a name this ncu does not know is dropped with a warning (see collect()), never fatal.
@@ -522,6 +536,121 @@ def markdown_table(header, rows, left=1):
     return "\n".join(out) + "\n"
 
 
+# --------------------------------------------------------------------------------------------
+# A reader's view of one step (--step): source diff, SASS counts, committed counters
+# --------------------------------------------------------------------------------------------
+
+ROOT = sass_check.ROOT
+STEP_CLAIMS = os.path.join(ROOT, "ch07_reduction_opt", "tests", "sass_claims.json")  # how to compile
+STEP_PROFILE = os.path.join(ROOT, "docs", "results", "H200", "profile", "ch07_profile_claims.md")
+
+
+def stage_header(stage):
+    """The stage file of a stage name (reduce_kernel_4 -> ch07_reduction_opt/
+    reduce_kernel_4_sequential_addressing.cuh), None when there is none."""
+    hits = sorted(glob.glob(os.path.join(ROOT, "ch*", "**", stage + "_*.cuh"), recursive=True))
+    return hits[0] if hits else None
+
+
+def source_diff(base, cand):
+    """Unified diff of two files, as text, paths relative to the repository."""
+    with open(base) as f:
+        a = f.readlines()
+    with open(cand) as f:
+        b = f.readlines()
+    return "".join(difflib.unified_diff(a, b, os.path.relpath(base, ROOT), os.path.relpath(cand, ROOT)))
+
+
+def stage_kernel(kernels, stage, dtype, block, finish):
+    """The kernel of chapter 7's `stage` for this instantiation: type `dtype`, `block` threads where
+    the kernel takes the block as a template argument, Finish `finish` where it takes one, the
+    __syncwarp tail (LastWarp 1) for stage 6. None when no kernel matches."""
+    prefix = "ch07::%s<%s" % (stage, dtype)
+    names = [n for n in kernels if n.startswith(prefix + ">") or n.startswith(prefix + ",")]
+    wanted = [", %d" % block, "(ch07::Finish)%d" % (1 if finish == "partials" else 0), "(ch07::LastWarp)1"]
+    for w in wanted:  # a filter applies when some kernel of the stage has that template argument
+        if any(w in n for n in names):
+            names = [n for n in names if w in n]
+    return kernels[sorted(names)[0]] if names else None
+
+
+def sass_rows(stages, dtype, block, finish, tool, nvcc, log):
+    """[[count, baseline, candidate, change]] of two chapter-7 stages' SASS (sass_check.SUMMARY_KEYS),
+    and the two kernels' names."""
+    claims = sass_check.load_claims(STEP_CLAIMS)
+    with tempfile.TemporaryDirectory() as work:
+        kernels = sass_check.build_unit(claims, "ch07_stages", work, nvcc, tool, log=log)
+    found = [stage_kernel(kernels, s, dtype, block, finish) for s in stages]
+    for s, k in zip(stages, found):
+        if k is None:
+            raise sass_check.SassError("no kernel of %s for %s, block %d, %s finish in ch07_stages.cu"
+                                       % (s, dtype, block, finish))
+    counts = [sass_check.summary(k) for k in found]
+    rows = [[key, fmt(counts[0][key], "{:d}"), fmt(counts[1][key], "{:d}"),
+             fmt_change(change_pct(counts[0][key], counts[1][key]))] for key in sass_check.SUMMARY_KEYS]
+    return rows, [k.name for k in found]
+
+
+def committed_counter_rows(stages, finish, path=STEP_PROFILE):
+    """[[counter, baseline, candidate]] from the committed profiler table (the first Markdown table
+    of `path` whose first column is `stage`); rows named stage@partials for the partials finish.
+    None when the file or either stage's row is missing."""
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        lines = [l.strip() for l in f if l.strip().startswith("|")]
+    header, table = None, {}
+    for l in lines:
+        cells = [c.strip() for c in l.strip("|").split("|")]
+        if cells[0] == "stage" and header is None:
+            header = cells
+        elif header and len(cells) == len(header) and not set(cells[0]) <= set("-: "):
+            table.setdefault(cells[0].strip("`"), cells)
+        elif header and table:
+            break
+    names = [s + ("@partials" if finish == "partials" else "") for s in stages]
+    if not header or any(n not in table for n in names):
+        return None
+    return [[h, table[names[0]][i], table[names[1]][i]] for i, h in enumerate(header) if i > 0]
+
+
+def step_view(a):
+    """Prints the reader's view of one step (--step) and returns the exit code."""
+    stages = [a.baseline, a.candidate]
+    headers = [stage_header(s) for s in stages]
+    for s, h in zip(stages, headers):
+        if not h:
+            print("compare_stages.py: error: no stage file %s_*.cuh under ch*/" % s, file=sys.stderr)
+            return EXIT_USAGE
+    print("== %s -> %s: the source (diff of the stage files)\n" % tuple(stages))
+    print(source_diff(*headers) or "(the files are equal)")
+    print("== the compiler's code: SASS instructions per kernel (sm_90; %s, block %d, %s finish; "
+          "scripts/sass_check.py)\n" % (a.type, a.block, a.finish))
+    nvcc = sass_check.find_nvcc()
+    tool = sass_check.find_disassembler(nvcc=nvcc)
+    if not nvcc or not tool:
+        print("skipped: needs nvcc and nvdisasm or cuobjdump (nvcc: %s, disassembler: %s)\n" % (nvcc, tool))
+    else:
+        try:
+            rows, names = sass_rows(stages, a.type, a.block, a.finish, tool, nvcc,
+                                    log=lambda m: print(m, file=sys.stderr))
+        except sass_check.SassError as e:
+            print("compare_stages.py: error: %s" % e, file=sys.stderr)
+            return 1
+        print("baseline:  %s\ncandidate: %s\ndisassembler: %s (%s)\n"
+              % (names[0], names[1], tool, sass_check.tool_version(tool)))
+        print(text_table(["count", "baseline", "candidate", "change"], rows) + "\n")
+    print("== the profiler: committed counters (%s)\n" % os.path.relpath(STEP_PROFILE, ROOT))
+    rows = committed_counter_rows(stages, a.finish)
+    if rows is None:
+        print("no committed rows for %s (%s finish) in that file: profile them yourself (without --step)\n"
+              % (" and ".join(stages), a.finish))
+    else:
+        suffix = "@partials" if a.finish == "partials" else ""
+        print(text_table(["counter", stages[0] + suffix, stages[1] + suffix], rows))
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
@@ -543,6 +672,10 @@ def main(argv=None):
                                          "build/ and build-*/ at the repository's root)")
     ap.add_argument("--print-metrics", action="store_true", help="print the metric list and exit")
     ap.add_argument("--which", metavar="NAME", help="print the path of stage program NAME and exit")
+    ap.add_argument("--step", action="store_true",
+                    help="no profiling: the source diff, SASS counts and committed counters of two chapter-7 stages")
+    ap.add_argument("--finish", choices=["partials", "atomic"], default="partials",
+                    help="with --step: the finish whose kernels and counters are shown (default partials)")
     ap.add_argument("--assume-gpu", action="store_true", help=argparse.SUPPRESS)  # tests only
     a = ap.parse_args(argv)
 
@@ -559,6 +692,8 @@ def main(argv=None):
         return 0
     if not a.baseline or not a.candidate:
         ap.error("give a baseline and a candidate (stage programs or .ncu-rep reports)")
+    if a.step:
+        return step_view(a)
     targets = []
     for t in (a.baseline, a.candidate):
         if t.endswith(".ncu-rep"):

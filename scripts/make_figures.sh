@@ -17,6 +17,8 @@ Redraws the figures of the chapter pages from the committed ladder CSVs:
                                                     samples, uniform data
   ch08_histogram_contention.png                     every histogram stage and CUB against the
                                                     share of samples in the hottest bin (2^27)
+  reduction_tree_banks.png, blelloch_sweeps.png,    the concept figures, drawn from the code's
+  lookback_flags.png, scan_stage8_roles.png         parameters by scripts/plot_concepts.py (no CSV)
 Each CSV is found by its name anywhere under the results folder (subfolders included), so the
 files may move between folders; a name found twice is an error.
 
@@ -76,6 +78,7 @@ if [ "$list" = 1 ]; then
   echo "ch08_scan_2e30_{bandwidth,roofline}.png <- $scan"
   echo "ch08_histogram_2e30_{bandwidth,roofline}.png <- $hist"
   echo "ch08_histogram_contention.png       <- $contention"
+  echo "reduction_tree_banks.png blelloch_sweeps.png lookback_flags.png scan_stage8_roles.png <- scripts/plot_concepts.py (the code's parameters)"
   exit 0
 fi
 
@@ -88,6 +91,7 @@ python3 scripts/plot_ladder.py "$ch07" --out-dir "$out" --prefix ch07_2e28 || rc
 [ $rc -eq 0 ] && { python3 scripts/plot_ladder.py "$scan" --out-dir "$out" --prefix ch08_scan_2e30 || rc=$?; }
 [ $rc -eq 0 ] && { python3 scripts/plot_ladder.py "$hist" --out-dir "$out" --prefix ch08_histogram_2e30 || rc=$?; }
 [ $rc -eq 0 ] && { python3 scripts/plot_contention.py "$contention" --out "$out/ch08_histogram_contention.png" || rc=$?; }
+[ $rc -eq 0 ] && { python3 scripts/plot_concepts.py --out-dir "$out" || rc=$?; }
 if [ $rc -ne 0 ]; then
   [ $rc -eq 77 ] && exit 77
   echo "make_figures.sh: a plot failed (exit $rc)" >&2; exit 1

@@ -124,6 +124,30 @@ if ! command -v nvcc >/dev/null; then
   fi
 fi
 
+# nvdisasm or cuobjdump for the SASS checks (cpu.sass_claims_ch07: instruction counts per kernel;
+# cmake/SassTests.cmake). A toolkit without them (this CI machine's has neither) gets them from
+# PyPI into .whl/cuda-tools, kept for later runs: the release of nvcc's major version (PyPI has
+# 13.2 and later; a newer disassembler reads an older compiler's sm_90 code). Without them the SASS
+# tests are skipped; under CI=true the claims test fails.
+nvcc_bin=$(dirname "$(command -v nvcc)")
+if ! command -v nvdisasm >/dev/null && ! command -v cuobjdump >/dev/null &&
+   [ ! -x "$nvcc_bin/nvdisasm" ] && [ ! -x "$nvcc_bin/cuobjdump" ] &&
+   ! ls .whl/cuda-tools/nvidia/cu*/bin/nvdisasm >/dev/null 2>&1; then
+  cuda_major=$(nvcc --version | sed -n 's/.*release \([0-9][0-9]*\)\..*/\1/p')
+  [ "${cuda_major:-0}" -ge 13 ] || cuda_major=13  # no 12.x wheels on PyPI
+  pins=("nvidia-cuda-nvdisasm>=$cuda_major.0,<$((cuda_major + 1))" "nvidia-cuda-cuobjdump>=$cuda_major.0,<$((cuda_major + 1))")
+  echo "== no nvdisasm or cuobjdump in this toolkit; installing ${pins[*]} from PyPI into .whl/cuda-tools"
+  mkdir -p .whl
+  if { python3 -m pip install -q --target .whl/cuda-tools "${pins[@]}" ||
+       { python3 -m venv .whl/venv && .whl/venv/bin/pip install -q --target .whl/cuda-tools "${pins[@]}"; }
+     } >.whl/cuda-tools.log 2>&1; then
+    echo "   using $(ls .whl/cuda-tools/nvidia/cu*/bin/nvdisasm)"
+  else
+    tail -n 20 .whl/cuda-tools.log >&2
+    echo "   could not install them (above: the end of .whl/cuda-tools.log): the SASS tests will be skipped" >&2
+  fi
+fi
+
 # --- build --------------------------------------------------------------------------------------
 extra=()
 # Packages unpacked by hand into .deps/usr (for machines with no apt access) are found too.
