@@ -84,20 +84,14 @@
 //! below, the stage refuses before any launch (min_cc = 90, exit 2, "cannot run on this GPU") and
 //! names scan_stage_7 instead; the ladders skip it there with one line. In a build that also holds
 //! code for older GPUs, their copy of the kernel is a trap (never launched).
-//! Requires a toolkit whose <cuda/ptx> has cp_async_bulk into shared::cta memory: CCCL 2.8 (CUDA
-//! 12.9) or newer, with nvcc 12.8 or newer (PTX ISA 8.6). CCCL 2.3 (CUDA 12.4) has none of
-//! cp_async_bulk, mbarrier_init and fence_mbarrier_init; CCCL 2.4 to 2.7 (CUDA 12.5 to 12.8) have
-//! cp_async_bulk into shared::cluster memory only (CCCL's git history: the shared::cta overload, PTX
-//! ISA 8.6, appears in v2.8.0). With an older toolkit the kernel is not compiled at all
-//! (kStage8Compiled), and the stage refuses everywhere, naming the toolkit it needs; so does a build
-//! whose CMAKE_CUDA_ARCHITECTURES hold nothing of sm_90 or newer.
+//! Requires CUDA 12.9 or newer (CH08_STAGE8_PTX): scan_stage_8_toolkit.cuh says why, and what a
+//! build without the kernel does.
 //! Source: NVIDIA PTX ISA, cp.async.bulk and mbarrier; CUDA C++ Programming Guide, "Asynchronous Data
 //! Copies using the Tensor Memory Accelerator"; the warp-specialised scan with its own warps for
 //! loads, reductions and look-ahead: CCCL (NVIDIA/cccl pull requests 6644, 6811: warpspeed scan).
 //! Reuses TileStatus, look_back_exclusive (stage 4), the warp-striped layout, load and store
 //! (stage 5) and StreamingCache (stage 7).
 #pragma once
-#include <cuda/ptx>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -111,67 +105,12 @@
 #include "cuda_check.hpp"
 #include "errors.hpp"
 #include "look_back.cuh"
+#include "scan_stage_8_toolkit.cuh"
 #include "scan_support.cuh"
 #include "striped_vectors.cuh"
 #include "tile_status.cuh"
 
-//! 1 when this toolkit's <cuda/ptx> has every instruction stage 8 uses (mbarrier_init,
-//! fence_mbarrier_init, mbarrier_arrive, mbarrier_arrive_expect_tx, mbarrier_try_wait_parity, and
-//! cp_async_bulk from global into shared::cta memory): CCCL 2.8 or newer, whose cp_async_bulk into
-//! shared::cta is there only where nvcc emits PTX ISA 8.6 (nvcc 12.8 or newer). 0 otherwise: the
-//! stage's device code and kernel are left out, and the stage says which toolkit it needs.
-#if defined(CCCL_VERSION) && CCCL_VERSION >= 2008000 && defined(__cccl_ptx_isa) && __cccl_ptx_isa >= 860
-#define CH08_STAGE8_PTX 1
-#else
-#define CH08_STAGE8_PTX 0
-#endif
-
 namespace ch08 {
-
-//! Whether this build compiled stage 8's kernel (CH08_STAGE8_PTX: its toolkit has the instructions).
-inline constexpr bool kStage8Compiled = CH08_STAGE8_PTX != 0;
-
-//! Why this build's toolkit cannot compile stage 8, e.g. "this build's CUDA 12.4 (CCCL 2.3.2) lacks
-//! cuda::ptx::cp_async_bulk into shared::cta memory (...): stage 8 needs CUDA 12.9 or newer", or ""
-//! when it can.
-inline std::string stage8_toolkit_gap() {
-  if (kStage8Compiled) return "";
-  std::string cuda = "CUDA ?", cccl = "CCCL ?";
-#if defined(__CUDACC_VER_MAJOR__) && defined(__CUDACC_VER_MINOR__)
-  cuda = "CUDA " + std::to_string(__CUDACC_VER_MAJOR__) + "." + std::to_string(__CUDACC_VER_MINOR__);
-#endif
-#if defined(CCCL_VERSION)
-  cccl = "CCCL " + std::to_string(CCCL_VERSION / 1000000) + "." + std::to_string(CCCL_VERSION / 1000 % 1000) + "." +
-         std::to_string(CCCL_VERSION % 1000);
-#endif
-  return "this build's " + cuda + " (" + cccl +
-         ") lacks cuda::ptx::cp_async_bulk into shared::cta memory (CCCL 2.8, PTX ISA 8.6): stage 8 needs CUDA 12.9 "
-         "or newer";
-}
-
-//! The virtual architectures this file is compiled for (nvcc's __CUDA_ARCH_LIST__, e.g. {750, 900}),
-//! in the host pass as in the device passes; {0} when the compiler does not say.
-#if defined(__CUDA_ARCH_LIST__)
-inline constexpr int kStage8ArchList[] = {__CUDA_ARCH_LIST__};
-#else
-inline constexpr int kStage8ArchList[] = {0};
-#endif
-
-//! Whether this build holds stage 8's kernel for a GPU of compute capability `cc` (10 x major +
-//! minor): some architecture of the build from sm_90 up to `cc` (an older one's copy is the trap; a
-//! GPU runs the newest code at or below its own). Unknown lists (no __CUDA_ARCH_LIST__) count as yes.
-inline bool stage8_code_for(int cc) {
-  for (int arch : kStage8ArchList)
-    if (arch == 0 || (arch >= 900 && arch <= cc * 10)) return true;
-  return false;
-}
-
-//! "sm_75, sm_86": the architectures of this build, for messages.
-inline std::string stage8_arch_names() {
-  std::string names;
-  for (int arch : kStage8ArchList) names += (names.empty() ? "sm_" : ", sm_") + std::to_string(arch / 10);
-  return names;
-}
 
 //! The tile index a producer hands over when the counter has passed the last tile: stop.
 inline constexpr unsigned kNoTile = 0xFFFFFFFFu;
@@ -864,18 +803,6 @@ std::size_t pipeline_block_smem(const harness::ScanArgs& a) {
   return pipeline_smem_bytes(a.block, {Vectors, Stages}) + slots;
 }
 
-//! Why this build holds no kernel of stage 8: its toolkit lacks the instructions
-//! (stage8_toolkit_gap), or CMAKE_CUDA_ARCHITECTURES gave no architecture of sm_90 or newer; "" when
-//! it holds one.
-inline std::string stage8_unavailable() {
-  if (!kStage8Compiled) return stage8_toolkit_gap();
-  if (!stage8_code_for(1000000))
-    return "this build has no code for it: it needs sm_90 or newer, and this build was compiled for " +
-           stage8_arch_names() + " only (on a GPU of sm_90 or newer, reconfigure with -DCMAKE_CUDA_ARCHITECTURES "
-           "naming that GPU, e.g. 90 or \"75;90\")";
-  return "";
-}
-
 //! Stage 8 at a shape, as the harness sees it (the name and texts of the default shape).
 //! @tparam Windows, Ahead, Early the schedule (scan_bulk_pipeline); all false: the plain schedule (the
 //!         default is kStage8Windows, kStage8Ahead, kStage8Early: early)
@@ -900,12 +827,7 @@ harness::Stage<harness::Scan> scan_stage_8_shape_stage() {
   s.instead = "scan_stage_7";
   s.unavailable = stage8_unavailable();
   s.shared_bytes = pipeline_block_smem<Vectors, Stages>;
-  s.device_rule = [](const harness::ScanArgs&, const harness::DeviceLimits& limits) -> std::string {
-    if (stage8_code_for(limits.cc)) return "";
-    return "this build's code for it is compiled for " + stage8_arch_names() + ", none from sm_90 up to this GPU's " +
-           limits.arch() + " (older code is a trap): reconfigure with -DCMAKE_CUDA_ARCHITECTURES=" +
-           std::to_string(limits.cc);
-  };
+  s.device_rule = [](const harness::ScanArgs&, const harness::DeviceLimits& limits) { return stage8_no_code_for(limits); };
   s.workspace_bytes = [](const harness::ScanArgs& a) {
     const std::size_t tiles = grid_for_tiles(a.n, pipeline_tile<Vectors>(a));
     return harness::with_input_type(a.type, [&](auto t) { return look_back_workspace_bytes<decltype(t)>(tiles); });
