@@ -38,11 +38,10 @@ def stage8_params(root):
         return m
     shape = grab(r"kStage8Shape\{(\d+),\s*(\d+)\}", "kStage8Shape")
     block = grab(r"kPipelineShapeBlock\s*=\s*(\d+)", "kPipelineShapeBlock")
-    roles = grab(r"kPipelineRoleThreads\s*=\s*Early\s*\?\s*(\d+)\s*:\s*(\d+)", "kPipelineRoleThreads")
-    early = grab(r"kStage8Early\s*=\s*(true|false)", "kStage8Early")
-    is_early = early.group(1) == "true"
+    roles = grab(r"kPipelineRoleThreads\s*=\s*(\d+)", "kPipelineRoleThreads")
+    # The default schedule is -early: its kernel always has the reduce warp (EarlySchedule).
     return {"vectors": int(shape.group(1)), "stages": int(shape.group(2)), "block": int(block.group(1)),
-            "role_threads": int(roles.group(1) if is_early else roles.group(2)), "early": is_early}
+            "role_threads": int(roles.group(1)), "early": True}
 
 
 def bank_colour(plt, b):

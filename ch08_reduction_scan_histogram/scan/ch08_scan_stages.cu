@@ -12,6 +12,7 @@
 #include "scan_stage_6_more_items.cuh"
 #include "scan_stage_7_streaming.cuh"
 #include "scan_stage_8_bulk_copy_pipeline.cuh"
+#include "scan_stage_8_shapes.cuh"
 
 namespace ch08 {
 
