@@ -5,8 +5,8 @@
 // predecessors per round trip; the next tile reduced ahead; a reduce warp publishing each tile's
 // aggregate as it lands, the look-back warp its inclusive prefix); the first name --help lists is
 // the default, the ladder's. The stage -- its warps, how they wait on each other, the launch -- is
-// in scan_stage_8_bulk_copy_pipeline.cuh. It is compiled once, in the chapter's library ch08_scan
-// (ch08_scan_stages.cu), which this program links.
+// in scan_stage_8_bulk_copy_pipeline.cuh, the other shapes in scan_stage_8_shapes.cuh. It is
+// compiled once, in the chapter's library ch08_scan (ch08_scan_stages.cu), which this program links.
 #include "ch08_scan_stages.hpp"
 
 int main(int argc, char** argv) {
