@@ -20,7 +20,7 @@ the site, and checks that they do.
       Fails (exit 1) when a page of the site shows an image or links a file or anchor that the site
       does not have, or links out of the site's folder; lists each one.
   docs_site.py check-sources
-      Fails (exit 1) when a page of the repository (README.md, ch*/README.md, docs/**/*.md) links
+      Fails (exit 1) when a page of the repository (README.md, ch*/**/*.md, docs/**/*.md) links
       or shows a file that the repository does not have.
 
 Python standard library only. Exit codes: 0 fine, 1 a broken link or image, 2 bad command line.
@@ -399,8 +399,10 @@ def cmd_check(a):
 def source_pages():
     pages = [MAIN_PAGE] if os.path.isfile(MAIN_PAGE) else []
     for d in sorted(os.listdir(ROOT)):
-        if re.match(r"^ch\d\d_", d) and os.path.isfile(os.path.join(ROOT, d, "README.md")):
-            pages.append(os.path.join(ROOT, d, "README.md"))
+        if re.match(r"^ch\d\d_", d) and os.path.isdir(os.path.join(ROOT, d)):
+            for here, dirs, files in os.walk(os.path.join(ROOT, d)):
+                dirs.sort()
+                pages += [os.path.join(here, f) for f in sorted(files) if f.endswith(".md")]
     for here, dirs, files in os.walk(DOCS):
         dirs.sort()
         pages += [os.path.join(here, f) for f in sorted(files) if f.endswith(".md")]
