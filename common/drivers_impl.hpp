@@ -93,10 +93,11 @@ inline std::string check_line(const Verification& v) {
   return std::string(verdict) + " [" + check_name(v.kind) + "] " + v.message;
 }
 
-//! The stage number in a stage's name ("reduce_kernel_6" -> "6"), or "-".
+//! The stage number in a stage's name ("reduce_kernel_6" -> "6", "reduce_kernel_9a" -> "9a": a
+//! letter marks a step inside a stage), or "-".
 inline std::string stage_number(const std::string& name) {
   std::smatch m;
-  static const std::regex trailing("_([0-9]+)$");
+  static const std::regex trailing("_([0-9]+[a-z]?)$");
   return std::regex_search(name, m, trailing) ? m[1].str() : "-";
 }
 
