@@ -108,6 +108,17 @@ TEST_CASE("stage 9's three changes come one at a time: 8, 9a, 9b, 9 in the first
   CHECK(detail::stage_number("reduce_kernel_6_volatile") == "-");
 }
 
+TEST_CASE("a reduction ladder closes with the copy and the streaming-read ceilings", "[cpu][ch07]") {
+  // A copy moves 2 bytes per input byte, a reduction 1: its ceiling is the read, the copy stays as
+  // the article's yardstick. Both are timed in the same run (ladder_main).
+  const std::vector<Ceiling> expected{Ceiling::copy, Ceiling::read};
+  CHECK(Reduce::ceilings() == expected);
+  const std::string why = Reduce::ceilings_help();
+  CHECK(why.find("2 bytes per input byte") != std::string::npos);
+  CHECK(why.find("streaming read") != std::string::npos);
+  CHECK(std::string(ceiling_name(Ceiling::read)) == "read (stream)");
+}
+
 TEST_CASE("only the grid-stride stages (8 to 11) take --grid; chapter 7 sums only", "[cpu][ch07]") {
   for (const Stage<Reduce>& s : ch07::all_stages()) {
     INFO(s.name);
