@@ -15,6 +15,8 @@
 #include "reduce_kernel_7_warp_shuffle.cuh"
 #include "reduce_kernel_8_coarsened.cuh"
 #include "reduce_kernel_9_vectorized.cuh"
+#include "reduce_kernel_9a_vector_loads.cuh"
+#include "reduce_kernel_9b_loads_in_flight.cuh"
 
 namespace ch07 {
 
@@ -29,6 +31,8 @@ std::vector<harness::Stage<harness::Reduce>> all_stages() {
           reduce_kernel_6_stage<LastWarp::syncwarp, Finish::atomic>(),
           reduce_kernel_7_stage<Finish::atomic>(),
           reduce_kernel_8_stage<Finish::atomic>(),
+          reduce_kernel_9a_stage(),
+          reduce_kernel_9b_stage(),
           reduce_kernel_9_stage(),
           reduce_kernel_10_stage(),
           reduce_kernel_11_stage()};
@@ -49,8 +53,10 @@ std::vector<harness::Stage<harness::Reduce>> partials_stages() {
 
 std::vector<harness::LadderTable<harness::Reduce>> ladder_tables() {
   return {{"atomic", "Finish: one atomicAdd per block into the result (the article)",
-           "Stages 1 to 8 as the article writes them; stages 9 and 10 keep the atomic, stage 11 finishes "
-           "in its last block instead. `step` compares each row with the row above.",
+           "Stages 1 to 8 as the article writes them; stages 9a, 9b, 9 and 10 keep the atomic, stage 11 "
+           "finishes in its last block instead. Stage 9's three changes come one at a time: 9a 16-byte "
+           "loads, 9b four of them in flight, 9 the one-barrier block sum. `step` compares each row with "
+           "the row above.",
            all_stages()},
           {"partials", "Finish: one partial per block, folded by a second pass (deterministic)",
            "The same kernels, each block writing its sum to its own slot; one block then folds the slots "

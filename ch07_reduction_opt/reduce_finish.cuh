@@ -14,8 +14,8 @@
 //!   a fixed order. No
 //!   atomics: the same bits on every run, and the tree's cost shows in the time.
 //!
-//! Stages 9 and 10 keep the atomic (their coarsened grids have a few thousand blocks, so its queue
-//! is short); stage 11 moves the partials finish into the same launch (the last block folds them).
+//! Stages 9a, 9b, 9 and 10 keep the atomic (their coarsened grids have a few thousand blocks, so its
+//! queue is short); stage 11 moves the partials finish into the same launch (the last block folds them).
 //! Source: article sections 3-11 (atomic); M. Harris, "Optimizing Parallel Reduction in CUDA"
 //! (NVIDIA, 2007), slide "Solution: Kernel Decomposition" (partials, one more launch).
 #pragma once

@@ -1,7 +1,8 @@
 //! @file reduce_grids.cuh
 //! @brief How many blocks the grid-stride stages launch, and the summation depth that follows: the
-//! coarsened grid of stages 8 and 9 (about 32 elements a thread) and the occupancy grid of stages
-//! 10 and 11 (one full wave of resident blocks). Host code; the depths count kUnroll accumulators.
+//! coarsened grid of stages 8, 9a, 9b and 9 (about 32 elements a thread) and the occupancy grid of
+//! stages 10 and 11 (one full wave of resident blocks). Host code; the depths count kUnroll
+//! accumulators.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -17,7 +18,7 @@ namespace ch07 {
 //! Default coarsening factor of stage 8: the default grid gives each thread about this many elements.
 inline constexpr std::size_t kStage8ElementsPerThread = 32;
 
-//! Grid of the coarsened stages 8 and 9: the user's --grid if given, else
+//! Grid of the coarsened stages 8, 9a, 9b and 9: the user's --grid if given, else
 //! ceil(n / (block x kStage8ElementsPerThread)) blocks.
 //! @param[in] a the run's arguments (n, block, grid)
 inline std::size_t coarsened_grid(const harness::ReduceArgs& a) {
@@ -25,13 +26,13 @@ inline std::size_t coarsened_grid(const harness::ReduceArgs& a) {
   return harness::blocks_for(a.n, a.block * static_cast<int>(kStage8ElementsPerThread));
 }
 
-//! Elements each thread of the coarsened stages 8 and 9 folds, at most: ceil(n / (grid x Block)).
+//! Elements each thread of the coarsened stages 8, 9a, 9b and 9 folds, at most: ceil(n / (grid x Block)).
 inline double coarsened_per_thread(const harness::ReduceArgs& a) {
   return static_cast<double>(harness::blocks_for(a.n, a.block)) / static_cast<double>(coarsened_grid(a)) + 1;
 }
 
-//! The depth of the coarsened stages 8 and 9 with the atomic finish: each thread folds up to
-//! ceil(n / (grid x Block)) elements (plus `extra` for stage 9's head, tail and accumulators), the
+//! The depth of the coarsened stages 8, 9a, 9b and 9 with the atomic finish: each thread folds up to
+//! ceil(n / (grid x Block)) elements (plus `extra` for the head, tail and accumulators of 9a to 9), the
 //! block tree, and the grid's block sums added one after another into the result.
 inline double coarsened_depth(const harness::ReduceArgs& a, double extra) {
   return harness::reduce_depth(coarsened_per_thread(a) + extra, a.block, static_cast<double>(coarsened_grid(a)));

@@ -2,18 +2,23 @@
 //! @brief Stage 9 (past the article): 16-byte vector loads and several independent accumulators
 //! per thread, then a block reduction with one barrier.
 //!
-//! Changed against stage 8: stage 8 issues one 4-byte load per loop trip and adds it into a single
-//! register, so each thread has one load in flight and the next trip waits for it. With several
-//! hundred ns of DRAM latency and terabytes per second of bandwidth, that leaves too few bytes in
-//! flight (Little's law: bytes in flight = bandwidth x latency).
-//! Stage 9 loads 16 bytes per instruction (float4 / double2 / int4), issues kUnroll such loads
-//! before using any of them, and keeps kUnroll independent accumulators, so every thread has
-//! kUnroll x 16 bytes in flight. A scalar head and tail handle any n and any element-aligned input
-//! address. The block reduction becomes warp shuffles, one shared-memory round and one barrier.
+//! Against stage 8, stage 9 changes three things; stages 9a and 9b make the first two alone, so
+//! the ladder shows each step:
+//!   - 9a (reduce_kernel_9a_vector_loads.cuh): 16-byte loads (float4 / double2 / int4), one per
+//!     loop trip; a scalar head and tail handle any n and any element-aligned input address;
+//!   - 9b (reduce_kernel_9b_loads_in_flight.cuh): kUnroll such loads issued before any is used, into
+//!     kUnroll independent accumulators, so every thread has kUnroll x 16 bytes in flight (stage 8
+//!     has one 4-byte load in flight per thread; Little's law: bytes in flight = bandwidth x latency);
+//!   - 9 (this stage): the block sum.
+//! Changed against stage 9b: the block sum. Stage 9b (as stages 7 and 8) writes every thread's
+//! partial to shared memory and folds it in a tree down to stride 32, a barrier per level, before
+//! warp 0 shuffles. Here each warp first reduces its 32 values with shuffles, lane 0 of each warp
+//! writes one value, one __syncthreads(), and warp 0 shuffles those: one barrier per block.
 //! What the compiler makes of it (test cpu.sass_claims_ch07, SASS for sm_90, float, block 256):
 //! 5 LDG.E.128 (16 bytes each: four in the unrolled loop, one in the loop over the remaining whole
-//! vectors), 1 BAR.SYNC, no spills.
-//! What the profiler shows: DRAM throughput rises towards the copy's; barriers per block fall to one.
+//! vectors), 1 BAR.SYNC against stage 9b's 4, no spills.
+//! What the profiler shows: DRAM throughput rises towards the streaming read's; barriers per block
+//! fall to one.
 //! The accumulation (thread_sum_vectorized.cuh) and the block sum (block_sum_one_barrier.cuh) have
 //! their own headers, since stage 11 uses them too; the grid is stage 8's (reduce_grids.cuh).
 #pragma once
@@ -30,10 +35,6 @@
 #include "thread_sum_vectorized.cuh"
 
 namespace ch07 {
-
-
-
-
 
 //! Stage 9: vectorised, unrolled grid-stride accumulation, a one-barrier block sum, and one
 //! atomicAdd per block (the article's finish of stages 1-8).
@@ -72,8 +73,9 @@ inline void launch_reduce_kernel_9(const harness::ReduceArgs& a) {
 inline harness::Stage<harness::Reduce> reduce_kernel_9_stage() {
   harness::Stage<harness::Reduce> s;
   s.name = "reduce_kernel_9";
-  s.label = "vectorised loads, 4 accumulators";
-  s.change = "16-byte loads, four in flight per thread with four accumulators; warp shuffles and one barrier per block";
+  s.label = "one-barrier block sum";
+  s.change = "the block sum by warp shuffles, one shared-memory round and one barrier per block (stage 9b: a tree with "
+             "a barrier per level to stride 32)";
   s.source = "this tutorial (past the article)";
   s.grid_stride = true;
   s.grid_for = coarsened_grid;

@@ -1,6 +1,6 @@
 //! @file thread_sum_vectorized.cuh
-//! @brief A thread's share of a grid-stride sum with 16-byte loads, kUnroll in flight, and a scalar
-//! head and tail: the accumulation of stages 9 to 11.
+//! @brief A thread's share of a grid-stride sum with 16-byte loads, Unroll of them in flight, and a
+//! scalar head and tail: the accumulation of stages 9a (Unroll = 1) and 9b to 11 (Unroll = kUnroll).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -14,14 +14,16 @@ namespace ch07 {
 
 //! This thread's share of a grid-stride sum over `data[0..n)` with 16-byte loads: the elements
 //! before the first 16-byte boundary (head) and after the last whole vector (tail) are read as
-//! scalars by the first threads of the grid; the vectors in between go round the grid kUnroll at a
-//! time. Every element is read exactly once by exactly one thread, for any n and any address
-//! aligned to sizeof(T).
+//! scalars by the first threads of the grid; the vectors in between go round the grid Unroll at a
+//! time: Unroll loads issued before any is used, into Unroll independent accumulators. Every element
+//! is read exactly once by exactly one thread, for any n and any address aligned to sizeof(T).
+//! @tparam Unroll 16-byte loads in flight per thread per loop trip, and accumulators: 1 (stage 9a:
+//!         each trip's add waits for its one load) or kUnroll (stages 9b to 11)
 //! @tparam T float, double or int
 //! @param[in] data n elements, aligned to sizeof(T)
 //! @param[in] n number of elements
 //! @return this thread's partial sum (order fixed by the grid, so reproducible)
-template <class T>
+template <int Unroll = kUnroll, class T>
 __device__ __forceinline__ T thread_sum_vectorized(const T* __restrict__ data, std::size_t n) {
   using V = typename Vec16<T>::type;
   constexpr std::size_t kPerVec = sizeof(V) / sizeof(T);
@@ -34,27 +36,31 @@ __device__ __forceinline__ T thread_sum_vectorized(const T* __restrict__ data, s
   const std::size_t nvec = (n - head) / kPerVec;
   const V* __restrict__ vdata = reinterpret_cast<const V*>(data + head);
 
-  T acc[kUnroll];
+  static_assert(Unroll >= 1, "at least one load per loop trip");
+  T acc[Unroll];
 #pragma unroll
-  for (int u = 0; u < kUnroll; ++u) acc[u] = T(0);
+  for (int u = 0; u < Unroll; ++u) acc[u] = T(0);
   if (tid < head) acc[0] += data[tid];
 
   std::size_t i = tid;
-  for (; i + (kUnroll - 1) * stride < nvec; i += kUnroll * stride) {
-    V v[kUnroll];
+  for (; i + (Unroll - 1) * stride < nvec; i += Unroll * stride) {
+    V v[Unroll];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = vdata[i + u * stride];  // kUnroll loads in flight
+    for (int u = 0; u < Unroll; ++u) v[u] = vdata[i + u * stride];  // Unroll loads in flight
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) acc[u] += Vec16<T>::sum(v[u]);
+    for (int u = 0; u < Unroll; ++u) acc[u] += Vec16<T>::sum(v[u]);
   }
-  for (; i < nvec; i += stride) acc[0] += Vec16<T>::sum(vdata[i]);
+  // The fewer than Unroll vectors left to this thread, one at a time (with Unroll = 1 the loop above
+  // took them all; nvcc would otherwise keep this loop, never run, in stage 9a's code).
+  if constexpr (Unroll > 1)
+    for (; i < nvec; i += stride) acc[0] += Vec16<T>::sum(vdata[i]);
 
   const std::size_t tail = head + nvec * kPerVec;  // fewer than kPerVec elements remain
   if (tail + tid < n) acc[0] += data[tail + tid];
 
   T sum = acc[0];
 #pragma unroll
-  for (int u = 1; u < kUnroll; ++u) sum += acc[u];
+  for (int u = 1; u < Unroll; ++u) sum += acc[u];
   return sum;
 }
 

@@ -1,6 +1,6 @@
 //! @file drivers.hpp
 //! @brief The two programs every problem shares: a stage program (one stage: check, time, report)
-//! and a ladder (every stage of a chapter, the CUB baseline and a bandwidth ceiling on one input).
+//! and a ladder (every stage of a chapter, the CUB baseline and the bandwidth ceilings on one input).
 //! Both are written once, for any problem P; each problem folder (common/reduce/, common/scan/,
 //! common/histogram/) instantiates them.
 #pragma once
@@ -70,7 +70,7 @@ struct LadderSpec {
   std::vector<Stage<P>> stages;  //!< in ladder order; step speedups compare neighbours
   //! Several tables on the same input instead of `stages` (which is then unused): each table has its
   //! own step and total columns (total: against its first row); the baseline and the bandwidth
-  //! ceiling are measured once and close every table. Stage names must differ across tables.
+  //! ceilings are measured once and close every table. Stage names must differ across tables.
   std::vector<LadderTable<P>> tables;
   //! With `tables`: the CSV / JSON column that names each row's table (its key), e.g. "finish";
   //! empty for the baseline and ceiling rows.
@@ -78,13 +78,14 @@ struct LadderSpec {
 };
 
 //! Runs a ladder: every stage that supports the type and settings, P's CUB baseline and P's
-//! bandwidth ceiling (a device-to-device copy, or a streaming read) on the same input in one run.
+//! bandwidth ceilings (P::ceilings(): a device-to-device copy, a streaming read, or both, as for a
+//! reduction; P::ceilings_help() says why, in --help and under the tables) on the same input in one run.
 //! Each stage is checked on exact data first (the verdict), then timed and checked on the --dist
 //! input. The table has, per stage: its number, time (median ms), GB/s, % of peak DRAM bandwidth,
 //! step speedup (previous stage's time / this one's), total speedup (first stage's / this one's),
 //! ratio to CUB (CUB's time / this one's: above 1 is faster than CUB), the verdict and which check
 //! decided it, and the timed input's error check. With LadderSpec::tables, one such table per
-//! LadderTable, each closed by the baseline and the ceiling, and the records carry the table's key
+//! LadderTable, each closed by the baseline and the ceilings, and the records carry the table's key
 //! in LadderSpec::table_column. Flags as stage_main plus --stages (a comma-separated list of names,
 //! from any table) and --md.
 //! @return 0 when every row passed, 1 otherwise, 2 for bad flags, 77 without a GPU

@@ -13,6 +13,8 @@
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "ceilings.hpp"
 #include "cli.hpp"
@@ -93,10 +95,11 @@ inline std::string check_line(const Verification& v) {
   return std::string(verdict) + " [" + check_name(v.kind) + "] " + v.message;
 }
 
-//! The stage number in a stage's name ("reduce_kernel_6" -> "6"), or "-".
+//! The stage number in a stage's name ("reduce_kernel_6" -> "6", "reduce_kernel_9a" -> "9a": a
+//! letter marks a step inside a stage), or "-".
 inline std::string stage_number(const std::string& name) {
   std::smatch m;
-  static const std::regex trailing("_([0-9]+)$");
+  static const std::regex trailing("_([0-9]+[a-z]?)$");
   return std::regex_search(name, m, trailing) ? m[1].str() : "-";
 }
 
@@ -255,6 +258,7 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program) {
 template <class P>
 int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
   CLI::App app{spec.title, spec.program};
+  app.footer(P::ceilings_help());  // which bandwidth ceilings close the tables, and why
   RunOptions o;
   o.max_seconds = 10;
   typename P::Config config;
@@ -361,9 +365,12 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
         p.rows.push_back(measure_stage(*s, exact ? &*exact : nullptr, timed, block_of(*s), 0, t, dev));
       }
     }
-    // The bandwidth ceiling on the same input.
-    const Ceiling ceiling = P::ceiling();
-    const CeilingResult roof = time_ceiling(ceiling, timed.input(), timed.input_bytes(), t, stream.get(), dev);
+    // The bandwidth ceilings on the same input (P::ceilings: a copy, a streaming read, or both).
+    std::vector<std::pair<Ceiling, CeilingResult>> roofs;
+    for (const Ceiling c : P::ceilings()) {
+      std::fprintf(stderr, "  timing %s\n", ceiling_name(c));
+      roofs.emplace_back(c, time_ceiling(c, timed.input(), timed.input_bytes(), t, stream.get(), dev));
+    }
 
     Record cfg;
     P::add_columns(config, cfg);
@@ -408,7 +415,8 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
       md_tables.push_back(std::move(table));
     }
     add_record(cub, 0, picked.front().rows.front().time.median_ms / cub.time.median_ms, 1.0, nullptr);
-    if (roof.ms > 0) {
+    for (const auto& [ceiling, roof] : roofs) {
+      if (roof.ms <= 0) continue;  // an empty input: nothing was timed
       const double gbs = gigabytes_per_second(roof.bytes, roof.ms);
       const double pct = 100.0 * gbs * 1e9 / dev.peak_bw_bytes_per_s;
       for (auto& table : md_tables)
@@ -466,8 +474,9 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
        << " not checked where that bound is looser than the answer).";
     if (picked.size() > 1)
       md << " Each table's `step` compares a row with the row above it, `total` with the table's first row;"
-         << " the baseline and the ceiling were measured once and close every table.";
-    md << "\n";
+         << " the baseline and the " << (roofs.size() > 1 ? "ceilings were" : "ceiling was")
+         << " measured once and close every table.";
+    md << "\n\n" << P::ceilings_help() << "\n";
     std::cout << md.str();
     if (!o.md.empty()) write_text_file(o.md, md.str());
     detail::write_records(o, records);

@@ -79,6 +79,46 @@ TEST_CASE("stages 1 to 8 come with both finishes; the partials form is determini
   CHECK(tables[1].key == "partials");
 }
 
+TEST_CASE("stage 9's three changes come one at a time: 8, 9a, 9b, 9 in the first table", "[cpu][ch07]") {
+  std::vector<std::string> names;
+  for (const Stage<Reduce>& s : ch07::all_stages()) names.push_back(s.name);
+  const std::vector<std::string> expected{"reduce_kernel_0", "reduce_kernel_1", "reduce_kernel_2", "reduce_kernel_3",
+                                          "reduce_kernel_4", "reduce_kernel_5", "reduce_kernel_6_volatile",
+                                          "reduce_kernel_6", "reduce_kernel_7", "reduce_kernel_8",
+                                          "reduce_kernel_9a", "reduce_kernel_9b", "reduce_kernel_9",
+                                          "reduce_kernel_10", "reduce_kernel_11"};
+  CHECK(names == expected);
+  // 9a and 9b launch stage 8's grid and finish with its atomic, as stage 9 does.
+  for (const char* name : {"reduce_kernel_9a", "reduce_kernel_9b"}) {
+    INFO(name);
+    const Stage<Reduce> s = ch07::stage_named(name);
+    const Stage<Reduce> s9 = ch07::stage_named("reduce_kernel_9");
+    ReduceArgs x = args(DType::f32, Op::sum, 256, 0);
+    x.n = (std::size_t{1} << 24) + 3;
+    CHECK(s.grid_stride);
+    CHECK_FALSE(s.deterministic);
+    CHECK(!s.workspace_bytes);
+    CHECK(grid_of(s, x) == grid_of(s9, x));
+    CHECK(s.depth(x) <= s9.depth(x));
+  }
+  // The ladder's `#` column numbers them 9a and 9b.
+  CHECK(detail::stage_number("reduce_kernel_9a") == "9a");
+  CHECK(detail::stage_number("reduce_kernel_9b") == "9b");
+  CHECK(detail::stage_number("reduce_kernel_9") == "9");
+  CHECK(detail::stage_number("reduce_kernel_6_volatile") == "-");
+}
+
+TEST_CASE("a reduction ladder closes with the copy and the streaming-read ceilings", "[cpu][ch07]") {
+  // A copy moves 2 bytes per input byte, a reduction 1: its ceiling is the read, the copy stays as
+  // the article's yardstick. Both are timed in the same run (ladder_main).
+  const std::vector<Ceiling> expected{Ceiling::copy, Ceiling::read};
+  CHECK(Reduce::ceilings() == expected);
+  const std::string why = Reduce::ceilings_help();
+  CHECK(why.find("2 bytes per input byte") != std::string::npos);
+  CHECK(why.find("streaming read") != std::string::npos);
+  CHECK(std::string(ceiling_name(Ceiling::read)) == "read (stream)");
+}
+
 TEST_CASE("only the grid-stride stages (8 to 11) take --grid; chapter 7 sums only", "[cpu][ch07]") {
   for (const Stage<Reduce>& s : ch07::all_stages()) {
     INFO(s.name);

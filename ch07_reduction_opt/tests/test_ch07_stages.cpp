@@ -68,7 +68,13 @@ TEST_CASE("reduce_kernel_1..8 with the partials finish", "[gpu][ch07][partials]"
     CHECK(sweep(st) > 0);
   }
 }
-TEST_CASE("reduce_kernel_9: vectorised loads", "[gpu][ch07][reduce_kernel_9]") {
+TEST_CASE("reduce_kernel_9a: 16-byte loads, one per loop trip", "[gpu][ch07][reduce_kernel_9a]") {
+  CHECK(sweep(stage("reduce_kernel_9a")) > 0);
+}
+TEST_CASE("reduce_kernel_9b: four 16-byte loads in flight", "[gpu][ch07][reduce_kernel_9b]") {
+  CHECK(sweep(stage("reduce_kernel_9b")) > 0);
+}
+TEST_CASE("reduce_kernel_9: vectorised loads, one-barrier block sum", "[gpu][ch07][reduce_kernel_9]") {
   CHECK(sweep(stage("reduce_kernel_9")) > 0);
 }
 TEST_CASE("reduce_kernel_10: occupancy-sized grid", "[gpu][ch07][reduce_kernel_10]") {
@@ -97,8 +103,8 @@ TEST_CASE("every stage at n = 2^31 + 1, every type, signed and exact data", "[.]
 
 TEST_CASE("grid-stride stages are right for any grid the user picks", "[gpu][ch07][grid]") {
   using namespace harness;
-  for (const char* name : {"reduce_kernel_8", "reduce_kernel_8_partials", "reduce_kernel_9", "reduce_kernel_10",
-                           "reduce_kernel_11"}) {
+  for (const char* name : {"reduce_kernel_8", "reduce_kernel_8_partials", "reduce_kernel_9a", "reduce_kernel_9b",
+                           "reduce_kernel_9", "reduce_kernel_10", "reduce_kernel_11"}) {
     const Stage<Reduce> st = stage(name);
     for (DType type : {DType::f32, DType::i32}) {
       for (std::size_t n : {std::size_t{1}, std::size_t{4099}, (std::size_t{1} << 20) + 3}) {
@@ -118,7 +124,8 @@ TEST_CASE("grid-stride stages are right for any grid the user picks", "[gpu][ch0
 TEST_CASE("vectorised stages handle inputs that do not start on a 16-byte boundary",
           "[gpu][ch07][alignment]") {
   using namespace harness;
-  for (const char* name : {"reduce_kernel_9", "reduce_kernel_10", "reduce_kernel_11"}) {
+  for (const char* name : {"reduce_kernel_9a", "reduce_kernel_9b", "reduce_kernel_9", "reduce_kernel_10",
+                           "reduce_kernel_11"}) {
     const Stage<Reduce> st = stage(name);
     for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{1000},
                           (std::size_t{1} << 20) + 3}) {

@@ -1,5 +1,6 @@
-// reduce_ladder_ch08: every chapter-8 reduction stage, cub::DeviceReduce for the same operator and a
-// device-to-device copy on the same input in one run; a Markdown table on stdout, CSV / JSON /
+// reduce_ladder_ch08: every chapter-8 reduction stage, cub::DeviceReduce for the same operator and
+// two bandwidth ceilings (a device-to-device copy, and a streaming read: a reduction only reads, so
+// the read is its ceiling) on the same input in one run; a Markdown table on stdout, CSV / JSON /
 // Markdown files on request. --op sum|max|min, --type float|double|int. An int sum is compared with
 // CUB's int64 sum, since the stages sum ints exactly into int64.
 #include "ch08_reduce_stages.hpp"

@@ -120,7 +120,11 @@ struct Histogram {
   //! cub::DeviceHistogram::HistogramEven.
   static Stage<Histogram> baseline(DType type, const Config& c, const std::vector<const Stage<Histogram>*>& stages);
   //! A streaming read of the samples: a histogram reads every sample once and writes almost nothing.
-  static Ceiling ceiling() { return Ceiling::read; }
+  static std::vector<Ceiling> ceilings() { return {Ceiling::read}; }
+  //! Why the read, for the ladder's --help and report.
+  static const char* ceilings_help() {
+    return "A histogram reads every sample once and writes only the bins: its ceiling is the streaming read.";
+  }
 };
 
 //! stage_main for Histogram is compiled once, in histogram_problem.cpp.

@@ -123,7 +123,12 @@ struct Scan {
   //! cub::DeviceScan::ExclusiveSum or InclusiveSum.
   static Stage<Scan> baseline(DType type, const Config& c, const std::vector<const Stage<Scan>*>& stages);
   //! The device-to-device copy: it moves the same bytes a scan must.
-  static Ceiling ceiling() { return Ceiling::copy; }
+  static std::vector<Ceiling> ceilings() { return {Ceiling::copy}; }
+  //! Why the copy, for the ladder's --help and report.
+  static const char* ceilings_help() {
+    return "A scan reads every element and writes one result per element: its ceiling is the device-to-device "
+           "copy, which moves the same bytes.";
+  }
 };
 
 //! stage_main for Scan is compiled once, in scan_problem.cpp.
