@@ -332,7 +332,8 @@ __global__ void __launch_bounds__(Block + kPipelineRoleThreads, kPipelineMinBloc
 
 //! A shape of stage 8: 16-byte vectors per consumer thread, tiles in the ring.
 struct PipelineShape {
-  int vectors, stages;
+  int vectors;  //!< 16-byte vectors each consumer thread scans per tile
+  int stages;   //!< tiles the ring holds
 };
 //! Stage 8's default shape: stage 7's tile (8 vectors per consumer thread), 3 stages in the ring.
 inline constexpr PipelineShape kStage8Shape{8, 3};
@@ -342,8 +343,8 @@ inline std::size_t pipeline_smem_bytes(int block, PipelineShape shape) {
   return static_cast<std::size_t>(shape.stages) * pipeline_stage_bytes(block, shape.vectors);
 }
 
-//! Consumer blocks of stage 8's default shape: 128 to 512 (at 512, 3 stages of 64 KiB).
-inline constexpr int kPipelineMinBlock = 128, kPipelineMaxBlock = 512;
+inline constexpr int kPipelineMinBlock = 128;  //!< smallest consumer block of the default shape
+inline constexpr int kPipelineMaxBlock = 512;  //!< largest (at 512, 3 stages of 64 KiB)
 //! The consumer block of every other shape (scan_stage_8_shapes.cuh): compiled at this size only.
 inline constexpr int kPipelineShapeBlock = 256;
 
@@ -351,8 +352,8 @@ inline constexpr int kPipelineShapeBlock = 256;
 //! of the roles besides the consumers, and whether a reduce warp sums each tile. This one is the
 //! default (`-early`); the comparison schedules of scan_stage_8_shapes.cuh plug in the same way.
 struct EarlySchedule {
-  static constexpr int kRoleThreads = kPipelineRoleThreads;
-  static constexpr bool kReduceWarp = true;
+  static constexpr int kRoleThreads = kPipelineRoleThreads;  //!< threads of the roles besides the consumers
+  static constexpr bool kReduceWarp = true;                  //!< a reduce warp sums each tile
 #if CH08_STAGE8_PTX
   template <class T, int Block, int Vectors, int Stages>
   static constexpr auto kernel() { return scan_bulk_pipeline<T, Block, Vectors, Stages>; }

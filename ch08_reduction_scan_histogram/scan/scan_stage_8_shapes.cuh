@@ -329,8 +329,8 @@ __global__ void __launch_bounds__(Block + kComparedRoleThreads<Early>, kPipeline
 //! A compared schedule as stage 8's launch sees it (EarlySchedule is the default's).
 template <int Windows, bool Ahead, bool Early>
 struct ComparedSchedule {
-  static constexpr int kRoleThreads = kComparedRoleThreads<Early>;
-  static constexpr bool kReduceWarp = Early;
+  static constexpr int kRoleThreads = kComparedRoleThreads<Early>;  //!< threads of the roles besides the consumers
+  static constexpr bool kReduceWarp = Early;                        //!< a reduce warp sums each tile (the -early schedules)
 #if CH08_STAGE8_PTX
   template <class T, int Block, int Vectors, int Stages>
   static constexpr auto kernel() { return scan_bulk_pipeline_compared<T, Block, Vectors, Stages, Windows, Ahead, Early>; }
