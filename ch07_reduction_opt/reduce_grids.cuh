@@ -62,7 +62,7 @@ std::size_t occupancy_grid_for(const harness::ReduceArgs& a, KernelOf kernel_of)
 //! The depth of stages 10 and 11 on `grid` blocks: per-thread share, block tree, `partials` folds.
 inline double occupancy_depth(const harness::ReduceArgs& a, double grid, double partials) {
   const double per_thread = static_cast<double>(harness::blocks_for(a.n, a.block)) / grid + 1;
-  return harness::reduce_depth(per_thread + 2 * kUnroll + 4, a.block, partials);
+  return harness::reduce_depth(per_thread + vectorized_sum_depth(kUnroll), a.block, partials);
 }
 
 }  // namespace ch07

@@ -85,9 +85,7 @@ inline harness::Stage<harness::Reduce> reduce_kernel_9a_stage() {
   s.source = "this tutorial (past the article)";
   s.grid_stride = true;
   s.grid_for = coarsened_grid;
-  // Stage 9's extra depth (head, tail, a vector's lanes, the accumulators: 2 x accumulators + 4)
-  // with one accumulator.
-  s.depth = [](const harness::ReduceArgs& a) { return coarsened_depth(a, 2 * 1 + 4); };
+  s.depth = [](const harness::ReduceArgs& a) { return coarsened_depth(a, vectorized_sum_depth(1)); };
   s.launch = launch_reduce_kernel_9a;
   return s;
 }

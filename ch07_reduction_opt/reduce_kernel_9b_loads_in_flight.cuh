@@ -77,7 +77,7 @@ inline harness::Stage<harness::Reduce> reduce_kernel_9b_stage() {
   s.source = "this tutorial (past the article)";
   s.grid_stride = true;
   s.grid_for = coarsened_grid;
-  s.depth = [](const harness::ReduceArgs& a) { return coarsened_depth(a, 2 * kUnroll + 4); };
+  s.depth = [](const harness::ReduceArgs& a) { return coarsened_depth(a, vectorized_sum_depth(kUnroll)); };
   s.launch = launch_reduce_kernel_9b;
   return s;
 }

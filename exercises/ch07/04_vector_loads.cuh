@@ -103,7 +103,7 @@ inline harness::Stage<harness::Reduce> ex04_stage() {
   s.source = "exercises/ch07/04_vector_loads.cuh";
   s.grid_stride = true;
   s.grid_for = ch07::coarsened_grid;
-  s.depth = [](const harness::ReduceArgs& a) { return ch07::coarsened_depth(a, 2 * kUnroll + 4); };
+  s.depth = [](const harness::ReduceArgs& a) { return ch07::coarsened_depth(a, ch07::vectorized_sum_depth(kUnroll)); };
   s.launch = launch_ex04;
   return s;
 }
