@@ -92,7 +92,7 @@ def peak_from_csv(df):
     """Peak DRAM bandwidth in GB/s implied by gb_per_s and pct_peak_bw, or None."""
     if "pct_peak_bw" not in df:
         return None
-    ok = df[(df["pct_peak_bw"] > 0) & (df["gb_per_s"] > 0) & (df["kind"] != "copy")]
+    ok = df[(df["pct_peak_bw"] > 0) & (df["gb_per_s"] > 0) & ~df["kind"].isin(["copy", "read"])]
     if ok.empty:
         return None
     return float((ok["gb_per_s"] / ok["pct_peak_bw"] * 100.0).median())
@@ -167,6 +167,12 @@ def bandwidth_bars(plt, df, peak_gbs, out):
                     ax.axhline(float(row["gb_per_s"].iloc[0]), color=colors[si % len(colors)], ls=":", lw=1.4,
                                label="copy ceiling (%s): %.0f GB/s" % (series_label(df[df["source"] == src]),
                                                                       float(row["gb_per_s"].iloc[0])))
+    # The streaming-read ceiling: what a kernel that only reads the bytes reaches (a reduction's roof).
+    reads = df[df["kind"] == "read"]
+    if not reads.empty:
+        v = float(reads["gb_per_s"].max())
+        ax.axhline(v, color="0.55", ls="-.", lw=1.4, label="read ceiling (streaming read only): %.0f GB/s" % v)
+        top = max(top, v)
     ax.axhline(peak_gbs, color="black", lw=1, label="peak DRAM bandwidth: %.0f GB/s" % peak_gbs)
     ax.set_ylim(0, top * 1.16)
     ax.set_xlim(-0.6, len(stages) - 0.4)
@@ -215,7 +221,7 @@ def roofline(plt, df, peak_gbs, peak_tflops, out):
     fig, ax = plt.subplots(figsize=(9, 6))
     peak_gflops = peak_tflops * 1e3
     ridge = peak_gflops / peak_gbs  # FLOP/byte
-    pts = df[(df["kind"] != "copy") & (df["gflop_per_s"] > 0) & (df["gb_per_s"] > 0)].copy()
+    pts = df[~df["kind"].isin(["copy", "read"]) & (df["gflop_per_s"] > 0) & (df["gb_per_s"] > 0)].copy()
     pts["ai"] = pts["gflop_per_s"] / pts["gb_per_s"]
     ai_lo = min(pts["ai"].min() / 4, 1 / 16) if not pts.empty else 1 / 16
     ai_hi = max(ridge * 4, 1.0)

@@ -73,8 +73,9 @@ def read_csv(pd, path, required, script, kind):
 
 def read_ladder_csvs(pd, paths, required, script):
     """The CSVs in one frame, columns found by name (extra columns are ignored), with 'source' (the
-    file's name) and 'kind' (stage, cub or copy: the CUB baseline rows start with "cub::", the
-    bandwidth-ceiling row is called "copy"). Exits 2 naming a file that read_csv refuses."""
+    file's name) and 'kind' (stage, cub, copy or read: the CUB baseline rows start with "cub::", the
+    copy ceiling is called "copy (D2D)" ("copy" in results written before the read ceiling came), the
+    streaming-read ceiling "read (stream)"). Exits 2 naming a file that read_csv refuses."""
     frames = []
     for p in paths:
         df = read_csv(pd, p, required, script, "ladder")
@@ -84,7 +85,8 @@ def read_ladder_csvs(pd, paths, required, script):
     names = df["stage"].astype(str)
     df["kind"] = "stage"
     df.loc[names.str.startswith("cub::"), "kind"] = "cub"
-    df.loc[names == "copy", "kind"] = "copy"
+    df.loc[(names == "copy") | names.str.startswith("copy ("), "kind"] = "copy"
+    df.loc[names.str.startswith("read ("), "kind"] = "read"
     return df
 
 
