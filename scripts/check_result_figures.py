@@ -109,7 +109,10 @@ def main(argv=None):
         problems += check_page(page, results_dir, cache)
     problems += check_indexes(results_dir)
     for p in problems:
-        print(os.path.relpath(p, root) if os.path.isabs(p.split(":")[0]) else p.replace(root + os.sep, ""))
+        # Only the page's own path is made relative: relpath over the whole message would fold the
+        # link's "../" into the page's folder and drop the figure.
+        page_path, sep, rest = p.partition(":")
+        print((os.path.relpath(page_path, root) if os.path.isabs(page_path) else page_path) + sep + rest)
     if problems:
         print("check_result_figures.py: %d problem(s) in %d pages" % (len(problems), count))
         return 1
