@@ -16,7 +16,7 @@ namespace harness {
 //! Which ceiling a problem is measured against.
 enum class Ceiling {
   copy,  //!< cudaMemcpyAsync device to device: every byte read once and written once
-  read   //!< a kernel that reads every byte once with 16-byte loads and writes one word per block
+  read   //!< a kernel that reads every byte once with 16-byte loads (the faster of two grids)
 };
 
 //! Row name of a ceiling in a ladder: "copy (D2D)" or "read (stream)".
@@ -32,17 +32,29 @@ struct CeilingResult {
   int iters = 0;      //!< runs timed
 };
 
-//! Enqueues the streaming read of `bytes` bytes at `in` (any alignment) on `stream`; each block
-//! xors what it read into `sink[blockIdx.x]` so the loads cannot be optimised away.
+//! The two grids the streaming read is timed with (time_ceiling keeps the faster).
+enum class ReadGrid {
+  wave,   //!< one full wave of resident 256-thread blocks, each looping over the input (grid-stride)
+  coarse  //!< one 256-thread block per 32 KiB, each thread two trips of four 16-byte loads (stage 9's grid)
+};
+
+//! Words of the sink the streaming read xors into (block b into word b % kReadSinkWords).
+inline constexpr std::size_t kReadSinkWords = 1024;
+
+//! Enqueues the streaming read of `bytes` bytes at `in` (any alignment) on `stream`; each warp
+//! xors what it read into `sink[blockIdx.x % kReadSinkWords]` so the loads cannot be optimised away
+//! (the xor of the whole sink is the xor of every 16-byte word's four 32-bit words and of the
+//! unaligned head and tail bytes).
 //! @param[in] in the bytes to read (device memory)
 //! @param[in] bytes how many
-//! @param[in,out] sink at least read_ceiling_blocks() words of device memory
+//! @param[in,out] sink kReadSinkWords words of device memory
 //! @param[in] stream stream to enqueue on
-void read_ceiling(const void* in, std::size_t bytes, unsigned* sink, cudaStream_t stream);
-//! Blocks the streaming read launches (a few per SM, grid-stride).
-std::size_t read_ceiling_blocks();
+//! @param[in] grid which grid (ReadGrid)
+void read_ceiling(const void* in, std::size_t bytes, unsigned* sink, cudaStream_t stream,
+                  ReadGrid grid = ReadGrid::wave);
 
-//! Times ceiling `c` over the `bytes` bytes at `in` with `timing` (an empty input gives zeros).
+//! Times ceiling `c` over the `bytes` bytes at `in` with `timing` (an empty input gives zeros). The
+//! streaming read is timed on both grids and the faster median kept.
 //! @throws UsageError if the copy's destination does not fit in device memory; CudaError on CUDA failures
 CeilingResult time_ceiling(Ceiling c, const void* in, std::size_t bytes, const TimingOptions& timing,
                            cudaStream_t stream, const DeviceInfo& dev);

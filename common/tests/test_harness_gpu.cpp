@@ -77,15 +77,16 @@ TEST_CASE("event timing measures something positive", "[gpu][harness][timing]") 
 TEST_CASE("the streaming read reads every byte at any alignment", "[gpu][harness][ceiling]") {
   // The xor of everything the blocks read equals the xor of the input words, head and tail included.
   for (std::size_t bytes : {std::size_t{1}, std::size_t{15}, std::size_t{1000}, (std::size_t{1} << 20) + 5}) {
-    for (std::size_t offset : {0, 1, 3, 8}) {
+    for (std::size_t offset : {0, 1, 3, 8})
+    for (ReadGrid grid : {ReadGrid::wave, ReadGrid::coarse}) {
       std::vector<unsigned char> host(bytes + offset);
       for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<unsigned char>(splitmix64(i) >> 7);
       DeviceBuffer in(host.size());
       CUDA_CHECK(cudaMemcpy(in.data(), host.data(), host.size(), cudaMemcpyHostToDevice));
-      DeviceBuffer sink(read_ceiling_blocks() * sizeof(unsigned));
+      DeviceBuffer sink(kReadSinkWords * sizeof(unsigned));
       sink.fill_bytes(0);
-      read_ceiling(static_cast<const unsigned char*>(in.data()) + offset, bytes, sink.as<unsigned>(), nullptr);
-      std::vector<unsigned> out(read_ceiling_blocks());
+      read_ceiling(static_cast<const unsigned char*>(in.data()) + offset, bytes, sink.as<unsigned>(), nullptr, grid);
+      std::vector<unsigned> out(kReadSinkWords);
       CUDA_CHECK(cudaMemcpy(out.data(), sink.data(), sink.bytes(), cudaMemcpyDeviceToHost));
       unsigned got = 0;
       for (unsigned v : out) got ^= v;
@@ -102,7 +103,7 @@ TEST_CASE("the streaming read reads every byte at any alignment", "[gpu][harness
         want ^= w;
       }
       for (std::size_t i = head + vecs * 16; i < bytes; ++i) want ^= base[i];
-      INFO("bytes " << bytes << " offset " << offset);
+      INFO("bytes " << bytes << " offset " << offset << " grid " << (grid == ReadGrid::wave ? "wave" : "coarse"));
       CHECK(got == want);
     }
   }
