@@ -55,8 +55,11 @@ def pages():
     for here, dirs, files in os.walk(ROOT):
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "build")) and d != "docs")
         rel = os.path.relpath(here, ROOT)
-        if re.match(r"^ch\d\d_", rel) and "README.md" in files and "tests" not in rel.split(os.sep):
-            out.append(os.path.join(here, "README.md"))
+        if re.match(r"^ch\d\d_", rel) and "tests" not in rel.split(os.sep):
+            # Every page of a chapter folder: its README first, then the others (stages_9_11.md,
+            # profiling.md, scan/stage8.md, ...) by name.
+            md = sorted(f for f in files if f.endswith(".md"))
+            out += [os.path.join(here, f) for f in sorted(md, key=lambda f: (f != "README.md", f))]
     return [p for p in out if os.path.isfile(p)]
 
 
