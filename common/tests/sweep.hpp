@@ -141,9 +141,21 @@ harness::Session<P>& cached_session(harness::DType type, const typename P::Confi
   }
   // Room for the new input under the one budget: this problem's oldest sessions go first, then
   // the other problems' caches (an earlier test case's inputs, which this one will not ask for).
+  // A small input (at most 1/64 of the budget) pushes out only other small ones: on a GPU whose
+  // budget is below one 2^31 + 1 input (a 15 GB card), the large input that every stage of a family
+  // shares would otherwise go each time a stage's small sizes run, and be filled again per stage.
   const std::size_t need = 3 * n * harness::dtype_size(type);
-  while (!c.entries.empty() && cached_bytes() + need > cache_budget_bytes()) c.entries.pop_back();
-  if (cached_bytes() + need > cache_budget_bytes()) clear_other_caches(self);
+  const std::size_t small = cache_budget_bytes() / 64;
+  const auto over = [&] { return cached_bytes() + need > cache_budget_bytes(); };
+  if (need <= small) {
+    for (auto it = c.entries.end(); it != c.entries.begin() && over();) {
+      --it;
+      if (it->second->device_bytes() <= small) it = c.entries.erase(it);
+    }
+  } else {
+    while (!c.entries.empty() && over()) c.entries.pop_back();
+    if (over()) clear_other_caches(self);
+  }
   auto s = std::make_unique<harness::Session<P>>(
       harness::Session<P>::generate(type, config, n, dist, seed, c.stream.get()));
   c.entries.emplace_front(key, std::move(s));
