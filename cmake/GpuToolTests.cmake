@@ -29,6 +29,11 @@ set(_gpu_tools_out ${PROJECT_BINARY_DIR}/gpu-tools)
 add_test(NAME cpu.gpu_tool_scripts
          COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/tests/test_gpu_tool_scripts.py)
 set_tests_properties(cpu.gpu_tool_scripts PROPERTIES LABELS "cpu;scripts" TIMEOUT 300)
+# scripts/step_causes.py (a measured cause for every ladder step below 1.05x) with the fake ncu: it
+# reports the committed ladder's slow steps, and a tampered ladder or an unexplained step fails it.
+add_test(NAME cpu.step_causes
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/tests/test_step_causes.py)
+set_tests_properties(cpu.step_causes PROPERTIES LABELS "cpu;scripts" TIMEOUT 300)
 
 # Each chapter's profiler claims, step by step, block 256: one ncu run per stage program, the
 # counters in a Markdown table, a verdict per claim (scripts/check_profile_claims.py). n = 2^24

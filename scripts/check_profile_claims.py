@@ -5,8 +5,8 @@ Every stage program of the chapter is profiled once (the first launch inside its
 at n = 2^24 floats, block 256 unless told otherwise) and the counters the chapter talks about are
 compared step by step.
 
-Chapter 7 (--chapter ch07, reduce_kernel_0..11, then stages 1..8 again with --finish partials, named
-reduce_kernel_N@partials; the claims stop at stage 9):
+Chapter 7 (--chapter ch07, reduce_kernel_0..8, 9a, 9b, 9..11, then stages 1..8 again with --finish
+partials, named reduce_kernel_N@partials; the claims stop at stage 9):
   1 -> 3   for both finishes: the strided index against the modulo branch: bank conflicts rise (x10
            or more) and divergence falls, seen as whole warps leaving the tree: shared ld+st
            instructions fall (the divergent-branch counter is 0 on both sides: nvcc predicates the
@@ -22,7 +22,12 @@ reduce_kernel_N@partials; the claims stop at stage 9):
   5 -> 6   barriers per block fall by at least 5 (the last warp needs no __syncthreads)
   5 -> 7   the same for the shuffle tail
   7 -> 8   DRAM throughput (% of peak) rises (thread coarsening)
-  8 -> 9   DRAM throughput rises again (16-byte loads, four in flight per thread)
+  8 -> 9a  16-byte loads: global load instructions fall by >= VECTOR_LOADS_MIN_DROP (4x fewer for
+           floats: one LDG.E.128 per four) and DRAM throughput rises
+  9a -> 9b the same global load instructions (within SAME_LOADS_TOLERANCE), four in flight per
+           thread (the 2^28 ladder shows 1.01x: what bounds both is scripts/step_causes.py's question)
+  9b -> 9  barriers per block fall to one, from stage 9b's four (the one-barrier block sum)
+  8 -> 9   DRAM throughput rises again (stage 9's three changes together)
 
 Chapter 8 (--chapter ch08, reduce_stage_0..5; the first pass, the stage's own kernel):
   0 -> 1   DRAM throughput jumps from near zero (the whole grid works)
@@ -38,6 +43,9 @@ first kernel of each launch):
   4 -> 7   DRAM throughput rises by >= 20 points: stage 4's small scalar tiles leave warps waiting
            at the barrier behind the look-back; 16-byte vectors and more items per thread (5-7)
            mean fewer, larger tiles to chain
+  6 -> 7   streaming cache hints (evict-first data): the L2 keeps the look-back's status words, so
+           the L2 hit rate (lts__t_sector_hit_rate.pct) does not fall by more than
+           L2_HIT_MAX_FALL_POINTS; the DRAM bytes read stay the same (within SAME_DRAM_BYTES_TOLERANCE)
   7        the fastest single pass keeps DRAM at least DRAM_LOOKBACK_MIN_PCT % busy
   7 -> 8   DRAM throughput rises by >= PIPELINE_MIN_DRAM_RISE_POINTS: the producer warp keeps the
            next tiles' bulk copies in flight and the reduce warp publishes every tile's aggregate as
@@ -57,13 +65,43 @@ Chapter 8, histogram (--chapter ch08-histogram, histogram_stage_0..2, 8-bit samp
            in kernel time. On the H200 it does not fall (same-address lanes of one warp are
            serialised inside the warp's own atomic, which per-warp copies do not change), so this
            claim is reported but not required; see the histogram README
+  1 -> 1@fold-all  exercise 4 at the default grid (one thread per sample), uniform data: folding
+           every bin is faster (>= SKIP_UNIFORM_MIN_TIME_DROP less time), with as many global atomic
+           warp instructions (every warp has a non-empty bin: the skip saves lanes, not instructions)
+           and no divergent branch (the skip's test diverges in every warp)
+  1@one-bin-default-grid -> 1@fold-all-one-bin  the same on one-bin data: folding every bin issues
+           >= FOLD_ALL_ONE_BIN_MIN_ATOMIC_RISE times the global atomic warp instructions (8 per block
+           instead of 1) and takes >= FOLD_ALL_ONE_BIN_MIN_TIME_RISE times as long
+  2 -> 3   uniform data, thread coarsening (stage 2's kernel on one wave of resident blocks): global
+           atomics fall by > 95% (one fold per resident block), the same shared atomics (one per
+           sample), DRAM throughput rises
+  3 -> 4   16-byte loads: global load instructions fall by >= BYTE_VECTOR_LOADS_MIN_DROP (16-fold for
+           8-bit samples), the same shared atomics, DRAM throughput rises by >= VECTOR_HIST_DRAM_RISE
+  4 -> 5   per-thread byte counters: shared atomics fall by >= 95% (only the spills remain); stage 5's
+           byte loads and stores have at most THREAD_COUNTERS_MAX_CONFLICTS bank conflicts per shared
+           instruction; achieved occupancy falls by >= THREAD_COUNTERS_MIN_OCCUPANCY_DROP (bins x block
+           bytes of shared memory per block)
+  5 -> 5@one-bin  no contention: one-bin data takes the time of uniform data (within
+           SAME_SPEED_TOLERANCE)
+  5 -> 6   uniform data: no 16-byte vector falls in one bin, the same shared loads and stores
+  5@one-bin -> 6@one-bin  one add per 16-byte vector of one bin: shared loads and stores fall by
+           >= RUNS_MIN_SHARED_DROP, and the kernel time by >= RUNS_MIN_TIME_DROP
   4 -> 7   on uniform data: shared-memory wavefronts per shared atomic instruction fall by at least
            LANE_COLUMN_MIN_WAVEFRONT_DROP (lane columns put a warp's 32 atomics in 32 banks; stage 4's
            per-warp copies collide on banks), with the same number of shared atomics within
            LANE_COLUMN_ATOMICS_TOLERANCE (one per sample on uniform data)
 
 A stage name with "@" (histogram_stage_1@one-bin) is the program before the "@", run with the
-flags stage_args gives that name.
+flags stage_args gives that name: for the histogram, "@grid" is --grid 1056, "@one-bin" one-bin data
+(stages 1 and 2 also at --grid 1056; stages 5 and 6 at their own resident grid), "@fold-all"
+--skip-empty off; the others run at the stage's default grid on uniform data.
+
+Bank conflicts are the L1TEX hardware counters l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
++ _op_st.sum (nvprof's shared_ld/st_bank_conflict). They count extra wavefronts: the data-bank
+passes a shared-memory request needs beyond the fewest its width allows (an 8-way conflict on one
+instruction adds 7), not conflicting requests or threads. The same counts per SASS instruction
+(smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st.sum) are collected beside them,
+column "bank conflicts (SASS)", so that the two can be compared; the claims use the hardware counters.
 
 It prints every measured number, a verdict per claim, and writes a Markdown table (one row per
 stage, then the claims) to --md. The thresholds are the constants below: where the H200 and this
@@ -111,8 +149,29 @@ PIPELINE_MIN_DRAM_RISE_POINTS = 5.0  # scan 7 -> 8: the bulk-copy pipeline with 
 PIPELINE_BARRIER_STALL_MIN_DROP = 0.50  # scan 7 -> 8: barrier stalls' share falls by half
 LANE_COLUMN_MIN_WAVEFRONT_DROP = 0.50  # histogram 4 -> 7: wavefronts per shared atomic at least halve
 LANE_COLUMN_ATOMICS_TOLERANCE = 0.05   # histogram 4 -> 7: shared atomics equal within 5% on uniform data
+VECTOR_LOADS_MIN_DROP = 0.60     # ch07 8 -> 9a: float4 loads: global load instructions fall (4x fewer: -75%)
+SAME_LOADS_TOLERANCE = 0.05      # ch07 9a -> 9b: the same global load instructions within 5%
+BARRIERS_9B_TO_9_MIN_DROP = 3    # ch07 9b -> 9: 4 barriers per block -> 1
+L2_HIT_MAX_FALL_POINTS = 5.0     # scan 6 -> 7: the L2 hit rate falls by at most 5 points
+SAME_DRAM_BYTES_TOLERANCE = 0.05  # scan 6 -> 7: DRAM bytes read equal within 5%
+SKIP_UNIFORM_MIN_TIME_DROP = 0.03  # histogram 1 -> 1@fold-all, uniform: fold-all >= 3% faster (ladder: 1.14x)
+SKIP_SAME_ATOMICS_TOLERANCE = 0.05  # ... with the same global atomic warp instructions within 5%
+SKIP_DIVERGENCE_MIN_DROP = 0.90  # ... and (almost) no divergent branch targets
+FOLD_ALL_ONE_BIN_MIN_ATOMIC_RISE = 4.0  # one-bin: fold-all issues 8 atomic warp instructions per block, skip 1
+FOLD_ALL_ONE_BIN_MIN_TIME_RISE = 2.0    # one-bin: fold-all takes >= 2x as long (ladder: 10.9x at 2^30)
+COARSENED_HIST_ATOMICS_MIN_DROP = 0.95  # histogram 2 -> 3: global atomics fall by > 95%
+BYTE_VECTOR_LOADS_MIN_DROP = 0.85  # histogram 3 -> 4: global load instructions fall (16x fewer: -94%)
+VECTOR_HIST_DRAM_RISE = 5.0      # histogram 3 -> 4: DRAM throughput rises by >= 5 points
+THREAD_COUNTERS_MIN_ATOMIC_DROP = 0.95  # histogram 4 -> 5: shared atomics fall by >= 95% (spills only)
+THREAD_COUNTERS_MAX_CONFLICTS = 0.05   # histogram 5: bank conflicts per shared ld/st instruction
+THREAD_COUNTERS_MIN_OCCUPANCY_DROP = 0.30  # histogram 4 -> 5: achieved occupancy falls by >= 30%
+SAME_SPEED_TOLERANCE = 0.10      # histogram 5 -> 5@one-bin: the same kernel time within 10%
+SAME_SHARED_TOLERANCE = 0.05     # histogram 5 -> 6, uniform: the same shared ld+st within 5%
+RUNS_MIN_SHARED_DROP = 0.50      # histogram 5 -> 6, one-bin: shared ld+st fall by >= 50%
+RUNS_MIN_TIME_DROP = 0.20        # histogram 5 -> 6, one-bin: kernel time falls by >= 20%
 
 K7 = "reduce_kernel_%d"
+K9A, K9B = "reduce_kernel_9a", "reduce_kernel_9b"  # stage 9's first two changes alone (atomic finish only)
 K7P = "reduce_kernel_%d@partials"  # the same program with --finish partials
 S8 = "reduce_stage_%d"
 SC = "scan_stage_%d"
@@ -126,7 +185,8 @@ CHAPTERS = {
     "ch07": {
         "title": "Chapter 7",
         "bin_dir": "build/ch07_reduction_opt",
-        "stages": [K7 % i for i in range(12)] + [K7P % i for i in range(1, 9)],
+        "stages": [K7 % i for i in range(9)] + [K9A, K9B] + [K7 % i for i in (9, 10, 11)]
+                  + [K7P % i for i in range(1, 9)],
         # Stage 6 is profiled in its correct __syncwarp form; plain names: --finish atomic (the
         # article's finish; the programs' default is partials); "@partials": --finish partials (the
         # first launch in the profiler range is still the stage's own kernel, not the second pass).
@@ -171,6 +231,18 @@ CHAPTERS = {
              "barriers per block fall by >= 5 (warp-shuffle tail)"),
             (K7 % 7, K7 % 8, "dram_pct", "rise_abs", DRAM_MIN_RISE_POINTS, True,
              "DRAM throughput (% of peak) rises (thread coarsening)"),
+            # Stage 9's three changes one at a time (stages_9_11.md; the SASS counts are checked by
+            # cpu.sass_claims_ch07).
+            (K7 % 8, K9A, "global_ld", "drop", VECTOR_LOADS_MIN_DROP, True,
+             "16-byte loads: global load instructions fall about 4x (one LDG.E.128 per four floats)"),
+            (K7 % 8, K9A, "dram_pct", "rise_abs", DRAM_MIN_RISE_POINTS, True,
+             "16-byte loads: DRAM throughput (% of peak) rises"),
+            (K9A, K9B, "global_ld", "same", SAME_LOADS_TOLERANCE, True,
+             "four loads in flight per thread: the same global load instructions"),
+            (K9B, K7 % 9, "barriers_per_block", "drop_abs", BARRIERS_9B_TO_9_MIN_DROP, True,
+             "the one-barrier block sum: barriers per block fall by >= 3 ..."),
+            (K9B, K7 % 9, "barriers_per_block", "at_most", BLOCK_REDUCE_MAX_BARRIERS, True,
+             "... to one"),
             (K7 % 8, K7 % 9, "dram_pct", "rise_abs", DRAM_MIN_RISE_POINTS, True,
              "DRAM throughput (% of peak) rises (16-byte loads, four in flight per thread)"),
         ],
@@ -212,6 +284,10 @@ CHAPTERS = {
              "shared-memory bank conflicts fall (an offset of i / 32 in the block scan)"),
             (SC % 4, SC % 7, "dram_pct", "rise_abs", LOOKBACK_TILES_MIN_RISE_POINTS, True,
              "DRAM throughput rises: fewer, larger vector tiles to chain through the look-back"),
+            (SC % 6, SC % 7, "l2_hit_pct", "no_fall_abs", L2_HIT_MAX_FALL_POINTS, True,
+             "evict-first data: L2 keeps the look-back's status words, the L2 hit rate does not fall"),
+            (SC % 6, SC % 7, "dram_bytes", "same", SAME_DRAM_BYTES_TOLERANCE, True,
+             "... and the DRAM bytes read stay the same (the hints change what L2 keeps, not what is read)"),
             (SC % 7, SC % 7, "dram_pct", "at_least", DRAM_LOOKBACK_MIN_PCT, True,
              "the fastest single pass with decoupled look-back keeps DRAM busy (% of peak)"),
             (SC % 7, SC % 8, "dram_pct", "rise_abs", PIPELINE_MIN_DRAM_RISE_POINTS, True,
@@ -224,9 +300,16 @@ CHAPTERS = {
         "title": "Chapter 8 (histogram)",
         "bin_dir": "build/ch08_reduction_scan_histogram",
         "type": "uint8",
-        "stages": [H8 % 0, H8 % 1, H8 % 1 + "@grid", H8 % 1 + "@one-bin", H8 % 2 + "@one-bin", H8 % 4, H8 % 7],
+        "stages": [H8 % 0, H8 % 1, H8 % 1 + "@grid", H8 % 1 + "@one-bin", H8 % 2 + "@one-bin",
+                   H8 % 1 + "@fold-all", H8 % 1 + "@one-bin-default-grid", H8 % 1 + "@fold-all-one-bin",
+                   H8 % 2, H8 % 3, H8 % 4, H8 % 5, H8 % 5 + "@one-bin", H8 % 6, H8 % 6 + "@one-bin", H8 % 7],
         "stage_args": {H8 % 1 + "@grid": FULL_GRID, H8 % 1 + "@one-bin": ONE_BIN_SAME_GRID,
-                       H8 % 2 + "@one-bin": ONE_BIN_SAME_GRID},
+                       H8 % 2 + "@one-bin": ONE_BIN_SAME_GRID,
+                       H8 % 1 + "@fold-all": ["--skip-empty", "off"],
+                       H8 % 1 + "@one-bin-default-grid": ["--dist", "one-bin"],
+                       H8 % 1 + "@fold-all-one-bin": ["--skip-empty", "off", "--dist", "one-bin"],
+                       H8 % 5 + "@one-bin": ["--dist", "one-bin"],
+                       H8 % 6 + "@one-bin": ["--dist", "one-bin"]},
         "claims": [
             (H8 % 0, H8 % 1 + "@grid", "global_atomics", "drop", PRIVATISED_ATOMICS_MIN_DROP, True,
              "global atomics fall by > 95% (a private histogram per block of many samples, folded once)"),
@@ -234,6 +317,45 @@ CHAPTERS = {
              "one-bin data, same grid: the same shared atomics ..."),
             (H8 % 1 + "@one-bin", H8 % 2 + "@one-bin", "time_us", "drop", PER_WARP_MIN_TIME_DROP, False,
              "... but no two warps share a counter: less contention, the kernel time falls"),
+            # Exercise 4 (the page's table: fold-all 1.14x faster on uniform data, 10.9x slower on one bin).
+            (H8 % 1, H8 % 1 + "@fold-all", "time_us", "drop", SKIP_UNIFORM_MIN_TIME_DROP, True,
+             "uniform data, one thread per sample: folding every bin is faster than skipping empty ones ..."),
+            (H8 % 1, H8 % 1 + "@fold-all", "global_atomics", "same", SKIP_SAME_ATOMICS_TOLERANCE, True,
+             "... with as many global atomic warp instructions (every warp has a non-empty bin) ..."),
+            (H8 % 1, H8 % 1 + "@fold-all", "divergent", "drop", SKIP_DIVERGENCE_MIN_DROP, True,
+             "... and without the skip's divergent branch"),
+            (H8 % 1 + "@one-bin-default-grid", H8 % 1 + "@fold-all-one-bin", "global_atomics", "rise_factor",
+             FOLD_ALL_ONE_BIN_MIN_ATOMIC_RISE, True,
+             "one-bin data: folding every bin issues 8 global atomic warp instructions per block, not 1 ..."),
+            (H8 % 1 + "@one-bin-default-grid", H8 % 1 + "@fold-all-one-bin", "time_us", "rise_factor",
+             FOLD_ALL_ONE_BIN_MIN_TIME_RISE, True,
+             "... and takes several times as long (skipping pays when most bins of a block are empty)"),
+            (H8 % 2, H8 % 3, "global_atomics", "drop", COARSENED_HIST_ATOMICS_MIN_DROP, True,
+             "coarsening: one fold per resident block, global atomics fall by > 95% ..."),
+            (H8 % 2, H8 % 3, "shared_atom", "same", SAME_WORK_TOLERANCE, True,
+             "... the same shared atomics (one per sample) ..."),
+            (H8 % 2, H8 % 3, "dram_pct", "rise_abs", DRAM_MIN_RISE_POINTS, True,
+             "... and DRAM throughput rises"),
+            (H8 % 3, H8 % 4, "global_ld", "drop", BYTE_VECTOR_LOADS_MIN_DROP, True,
+             "16-byte loads: global load instructions fall 16-fold for 8-bit samples ..."),
+            (H8 % 3, H8 % 4, "shared_atom", "same", SAME_WORK_TOLERANCE, True,
+             "... the same shared atomics (one per sample) ..."),
+            (H8 % 3, H8 % 4, "dram_pct", "rise_abs", VECTOR_HIST_DRAM_RISE, True,
+             "... four loads in flight per thread: DRAM throughput rises"),
+            (H8 % 4, H8 % 5, "shared_atom", "drop", THREAD_COUNTERS_MIN_ATOMIC_DROP, True,
+             "per-thread byte counters: shared atomics leave the loop (only the spills remain) ..."),
+            (H8 % 5, H8 % 5, "conflicts_per_shared_inst", "at_most", THREAD_COUNTERS_MAX_CONFLICTS, True,
+             "... each lane's bytes in its own bank: (almost) no bank conflicts per shared ld/st ..."),
+            (H8 % 4, H8 % 5, "occupancy_pct", "drop", THREAD_COUNTERS_MIN_OCCUPANCY_DROP, True,
+             "... at the price of occupancy (bins x block bytes of shared memory per block)"),
+            (H8 % 5, H8 % 5 + "@one-bin", "time_us", "same", SAME_SPEED_TOLERANCE, True,
+             "per-thread counters, no contention: one-bin data takes the time of uniform data"),
+            (H8 % 5, H8 % 6, "shared_inst", "same", SAME_SHARED_TOLERANCE, True,
+             "uniform data: no 16-byte vector falls in one bin, the same shared loads and stores"),
+            (H8 % 5 + "@one-bin", H8 % 6 + "@one-bin", "shared_inst", "drop", RUNS_MIN_SHARED_DROP, True,
+             "one-bin data: one add per 16-byte vector, shared loads and stores fall ..."),
+            (H8 % 5 + "@one-bin", H8 % 6 + "@one-bin", "time_us", "drop", RUNS_MIN_TIME_DROP, True,
+             "... and the kernel time falls"),
             (H8 % 4, H8 % 7, "shared_atom", "same", LANE_COLUMN_ATOMICS_TOLERANCE, True,
              "uniform data: one shared atomic per sample in both ..."),
             (H8 % 4, H8 % 7, "atom_wavefronts_per_inst", "drop", LANE_COLUMN_MIN_WAVEFRONT_DROP, True,
@@ -249,13 +371,16 @@ TABLE = [  # Markdown columns: (header, derived key, format)
     ("shared ld", "shared_ld", "{:,.0f}"),
     ("shared st", "shared_st", "{:,.0f}"),
     ("bank conflicts (ld+st)", "conflicts", "{:,.0f}"),
+    ("bank conflicts (SASS)", "conflicts_sass", "{:,.0f}"),
     ("divergent branch targets", "divergent", "{:,.0f}"),
     ("threads/inst (pred-on)", None, None),
     ("barriers/block", "barriers_per_block", "{:.2f}"),
     ("shared atomics", "shared_atom", "{:,.0f}"),
     ("global atomics", "global_atomics", "{:,.0f}"),
+    ("global ld", "global_ld", "{:,.0f}"),
     ("DRAM % peak", "dram_pct", "{:.1f}"),
     ("occupancy %", "occupancy_pct", "{:.1f}"),
+    ("L2 hit %", "l2_hit_pct", "{:.1f}"),
     ("top stall (warps/issue)", None, None),
 ]
 
@@ -292,6 +417,9 @@ def judge(kind, threshold, b, c):
     if kind == "rise_abs":
         text = "%.1f -> %.1f (%+.1f points; needs >= +%g)" % (b, c, c - b, threshold)
         return ("PASS" if c - b >= threshold else "FAIL"), text
+    if kind == "no_fall_abs":  # "rises or stays": falls by at most `threshold` points
+        text = "%.1f -> %.1f (%+.1f points; needs >= -%g)" % (b, c, c - b, threshold)
+        return ("PASS" if c - b >= -threshold else "FAIL"), text
     raise ValueError(kind)
 
 
@@ -311,9 +439,12 @@ def stage_row(name, d):
 
 def add_ratios(d):
     """Adds the ratios some claims compare: shared-memory wavefronts per shared atomic instruction,
-    and the share (%) of all stall cycles spent at a block barrier ("barrier" among the stall reasons)."""
+    bank conflicts per shared load/store instruction, and the share (%) of all stall cycles spent at a
+    block barrier ("barrier" among the stall reasons)."""
     atoms, waves = d.get("shared_atom"), d.get("shared_atom_wavefronts")
     d["atom_wavefronts_per_inst"] = waves / atoms if atoms and waves is not None else None
+    conflicts, shared = d.get("conflicts"), d.get("shared_inst")
+    d["conflicts_per_shared_inst"] = conflicts / shared if shared and conflicts is not None else None
     stalls = d.get("stalls") or {}
     total = sum(stalls.values())
     d["barrier_stall_pct"] = 100.0 * stalls.get("barrier", 0.0) / total if total > 0 else None

@@ -65,6 +65,12 @@ METRICS = [
     ("smsp__sass_inst_executed_op_shared_st.sum", "shared-memory store instructions (warp level)"),
     ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "bank conflicts of shared loads"),
     ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "bank conflicts of shared stores"),
+    # The same, counted per SASS instruction (instrumented): extra wavefronts an instruction's own
+    # addresses cost. Collected beside the L1TEX hardware counters above, whose counts the tables use.
+    ("smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+     "bank conflicts of shared loads, per SASS instruction"),
+    ("smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+     "bank conflicts of shared stores, per SASS instruction"),
     ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared-load wavefronts"),
     ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared-store wavefronts"),
     ("smsp__sass_branch_targets_threads_divergent.sum", "divergent branch targets"),
@@ -76,6 +82,8 @@ METRICS = [
     ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "shared-atomic wavefronts"),
     ("smsp__sass_inst_executed_op_global_atom.sum", "global atomic instructions with a return value (warp level)"),
     ("smsp__sass_inst_executed_op_global_red.sum", "global reductions: atomics without a return value (warp level)"),
+    ("smsp__sass_inst_executed_op_global_ld.sum", "global load instructions (warp level)"),
+    ("lts__t_sector_hit_rate.pct", "L2 hit rate, % of sectors"),
     ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput, % of peak"),
     ("dram__bytes_read.sum", "DRAM bytes read"),
     ("sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy, %"),
@@ -94,6 +102,7 @@ ROWS = [
     ("shared_st", "shared store instructions", "{:,.0f}", "lower"),
     ("conflicts_ld", "bank conflicts (shared loads)", "{:,.0f}", "lower"),
     ("conflicts_st", "bank conflicts (shared stores)", "{:,.0f}", "lower"),
+    ("conflicts_sass", "bank conflicts, per SASS instruction (ld+st)", "{:,.0f}", "lower"),
     ("divergent", "divergent branch targets", "{:,.0f}", "lower"),
     ("threads_per_inst", "active threads / warp instruction", "{:.2f}", "higher"),
     ("pred_on_per_inst", "predicated-on threads / warp inst.", "{:.2f}", "higher"),
@@ -102,6 +111,8 @@ ROWS = [
     ("shared_atom", "shared atomic instructions", "{:,.0f}", "lower"),
     ("shared_atom_wavefronts", "shared-atomic wavefronts", "{:,.0f}", "lower"),
     ("global_atomics", "global atomic instructions (ATOM + RED)", "{:,.0f}", "lower"),
+    ("global_ld", "global load instructions", "{:,.0f}", "lower"),
+    ("l2_hit_pct", "L2 hit rate (% of sectors)", "{:.1f}", "higher"),
     ("dram_pct", "DRAM throughput (% of peak)", "{:.1f}", "higher"),
     ("occupancy_pct", "achieved occupancy (%)", "{:.1f}", "higher"),
 ]
@@ -258,6 +269,9 @@ def derived(m):
         d["conflicts"] = (d["conflicts_ld"] or 0.0) + (d["conflicts_st"] or 0.0)
     else:
         d["conflicts"] = None
+    sass_ld = g("smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")
+    sass_st = g("smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
+    d["conflicts_sass"] = None if sass_ld is None and sass_st is None else (sass_ld or 0.0) + (sass_st or 0.0)
     d["wavefronts_ld"] = g("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
     d["divergent"] = g("smsp__sass_branch_targets_threads_divergent.sum")
     d["threads_per_inst"] = g("smsp__thread_inst_executed_per_inst_executed.ratio")
@@ -274,6 +288,8 @@ def derived(m):
     d["shared_atom_wavefronts"] = g("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum")
     atom, red = g("smsp__sass_inst_executed_op_global_atom.sum"), g("smsp__sass_inst_executed_op_global_red.sum")
     d["global_atomics"] = None if atom is None and red is None else (atom or 0.0) + (red or 0.0)
+    d["global_ld"] = g("smsp__sass_inst_executed_op_global_ld.sum")
+    d["l2_hit_pct"] = g("lts__t_sector_hit_rate.pct")
     d["dram_pct"] = g("dram__throughput.avg.pct_of_peak_sustained_elapsed")
     d["dram_bytes"] = g("dram__bytes_read.sum")
     d["occupancy_pct"] = g("sm__warps_active.avg.pct_of_peak_sustained_active")

@@ -42,6 +42,9 @@ Steps run only when named:
   multigpu   ctest -L multigpu, then the multi-GPU tables (strong scaling of multi_gpu_reduce at
              2^28, 2^30 and 2^31 + 5 floats, multi_gpu_allreduce at 2^16 .. 2^28) into
              $OUT/multi_gpu (needs NCCL; more than one GPU for more than G = 1)
+  causes     scripts/step_causes.py over each ladder CSV in $CAUSES_LADDERS [$OUT/reduce_ladder_2e28_float.csv,
+             made by the ladders step]: both stages of every step below 1.05x under ncu, with a
+             verdict: $OUT/step_causes_<ladder>.md / .log, the reports in $OUT/step_causes_<ladder>/
   commands   scripts/run_doc_commands.py --skip tutorial.sh, the cmake commands first, then the
              others: every command the README and the chapter pages show, as printed, from the
              repository's root ($OUT/doc_commands.log, each command's whole output in
@@ -60,6 +63,8 @@ Environment (default in brackets):
   CTEST_ARGS          extra ctest flags for the test step [none]
   LONG_ARGS           extra ctest flags for the long step, e.g. "-R solutions_ch07|test_scan_gpu" [none]
   SWEEP_ARGS          extra size_sweep.sh flags [none]
+  CAUSES_LADDERS      ladder CSVs for the causes step [$OUT/reduce_ladder_2e28_float.csv]
+  CAUSES_ARGS         extra step_causes.py flags, e.g. "--n 2^26" [none]
 
 Exit code: 0 every step passed, 1 a step failed, 2 bad command line.
 Example: OUT=/tmp/run1 scripts/gpu_machine_check.sh build ladders ch08
@@ -70,8 +75,8 @@ steps=()
 for arg in "$@"; do
   case "$arg" in
     -h|--help) usage; exit 0 ;;
-    build|test|sanitize|profile|long|ladders|ch08|scan|histogram|sweep|shapes|limits|multigpu|commands) steps+=("$arg") ;;
-    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]} shapes limits multigpu commands; --help)" >&2
+    build|test|sanitize|profile|long|ladders|ch08|scan|histogram|sweep|shapes|limits|multigpu|causes|commands) steps+=("$arg") ;;
+    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]} shapes limits multigpu causes commands; --help)" >&2
        exit 2 ;;
   esac
 done
@@ -241,6 +246,25 @@ if want histogram; then
   p=$(prog histogram_contention)
   if [ -n "$p" ] && "$p" --n 2^27 --iters 10 --warmup 2 --max-seconds 1 --csv "$OUT/histogram_contention_2e27_uint8.csv" \
        >"$OUT/histogram_contention_2e27_uint8.txt" 2>&1; then note "histogram contention: ok"; else note "histogram contention: FAILED"; status=1; fi
+fi
+
+if want causes; then
+  for csv in ${CAUSES_LADDERS:-$OUT/reduce_ladder_2e28_float.csv}; do
+    tag=$(basename "$csv" .csv)
+    if [ ! -f "$csv" ]; then
+      note "step causes $tag: no ladder at $csv (run the ladders step first, or set CAUSES_LADDERS)"; status=1; continue
+    fi
+    read -ra causes_args <<<"${CAUSES_ARGS:-}"
+    python3 scripts/step_causes.py "$csv" --build-dir "$BUILD" --reports "$OUT/step_causes_$tag" \
+      --md "$OUT/step_causes_$tag.md" "${causes_args[@]}" >"$OUT/step_causes_$tag.log" 2>&1
+    rc=$?
+    case $rc in
+      0) note "step causes $tag: ok (every step below 1.05x has a verdict)" ;;
+      77) note "step causes $tag: skipped (no ncu or no GPU)" ;;
+      *) note "step causes $tag: FAILED (exit $rc)"; status=1 ;;
+    esac
+    grep -E "^(RESULT|ERROR)|step\(s\) below" "$OUT/step_causes_$tag.log" | tee -a "$OUT/summary.txt"
+  done
 fi
 
 if want sweep; then

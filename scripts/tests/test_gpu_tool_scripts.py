@@ -93,7 +93,8 @@ class CommandLines(unittest.TestCase):
         names = {os.path.basename(p) for p in scripts()}
         for expected in ("gpu_machine_check.sh", "tutorial.sh", "profile_stage.sh", "size_sweep.sh",
                          "make_figures.sh", "compare_stages.py", "check_profile_claims.py",
-                         "run_sanitizers.py", "plot_ladder.py", "plot_size_sweep.py", "ninja_times.py"):
+                         "run_sanitizers.py", "plot_ladder.py", "plot_size_sweep.py", "ninja_times.py",
+                         "step_causes.py"):
             self.assertIn(expected, names)
 
     def test_help(self):
@@ -106,7 +107,8 @@ class CommandLines(unittest.TestCase):
 
     def test_unknown_argument(self):
         # Scripts that need a positional argument get one, so that the flag is what is refused.
-        positional = {"plot_ladder.py": ["x.csv"], "plot_size_sweep.py": ["x.csv"], "ninja_times.py": ["build"]}
+        positional = {"plot_ladder.py": ["x.csv"], "plot_size_sweep.py": ["x.csv"], "ninja_times.py": ["build"],
+                      "step_causes.py": ["x.csv"]}
         for path in scripts():
             with self.subTest(script=os.path.basename(path)):
                 args = positional.get(os.path.basename(path), []) + ["--no-such-flag"]
@@ -144,7 +146,13 @@ class Tools(unittest.TestCase):
         self.bin = os.path.join(self.tmp, "ch07_reduction_opt")
         self.bin8 = os.path.join(self.tmp, "ch08_reduction_scan_histogram")
         programs = [(self.bin, "reduce_kernel_%d" % i) for i in range(12)]
+        programs += [(self.bin, "reduce_kernel_9a"), (self.bin, "reduce_kernel_9b")]
         programs += [(self.bin8, "reduce_stage_%d" % i) for i in range(6)]
+        # The scan and histogram programs in a build tree of their own: the sanitizer test counts the
+        # programs under self.tmp.
+        self.bin8sh = os.path.join(tempfile.mkdtemp(), "ch08_reduction_scan_histogram")
+        programs += [(self.bin8sh, "scan_stage_%d" % i) for i in range(1, 9)]
+        programs += [(self.bin8sh, "histogram_stage_%d" % i) for i in range(8)]
         for folder, name in programs:
             os.makedirs(folder, exist_ok=True)
             p = os.path.join(folder, name)
@@ -159,7 +167,7 @@ class Tools(unittest.TestCase):
         # The fake counters are shaped like the sm_90 SASS: no branch to diverge from 2 to 3.
         self.assertEqual(rc, 0, out)
         self.assertNotIn("NOT OBSERVABLE", out)
-        self.assertEqual(out.count("PASS"), 15, out)
+        self.assertEqual(out.count("PASS"), 21, out)
         with open(md) as f:
             text = f.read()
         self.assertIn("| reduce_kernel_8 |", text)
@@ -169,7 +177,7 @@ class Tools(unittest.TestCase):
         rc2, out2 = run(check_profile_claims.main, ["--from-reports", "--reports", os.path.join(self.tmp, "r"),
                                                     "--ncu", FAKE_NCU])
         self.assertEqual(rc2, 0, out2)
-        self.assertEqual(out2.count("PASS"), 15, out2)
+        self.assertEqual(out2.count("PASS"), 21, out2)
 
     def test_claims_ch08(self):
         md = os.path.join(self.tmp, "claims8.md")
@@ -184,6 +192,42 @@ class Tools(unittest.TestCase):
         self.assertIn("| reduce_stage_5 |", text)
         self.assertIn("| 3 -> 4 |", text)
         self.assertIn("| 4 -> 5 |", text)
+
+    def test_claims_histogram_and_scan(self):
+        for chapter, passes in (("ch08-histogram", 22), ("ch08-scan", 7)):
+            with self.subTest(chapter=chapter):
+                md = os.path.join(self.tmp, chapter + ".md")
+                rc, out = run(check_profile_claims.main, ["--chapter", chapter, "--bin-dir", self.bin8sh, "--ncu",
+                                                          FAKE_NCU, "--assume-gpu", "--md", md,
+                                                          "--reports", os.path.join(self.tmp, "r_" + chapter)])
+                self.assertEqual(rc, 0, out)
+                self.assertEqual(out.count("PASS"), passes, out)
+        with open(os.path.join(self.tmp, "ch08-histogram.md")) as f:
+            text = f.read()
+        self.assertIn("| 1 -> 1@fold-all |", text)
+        self.assertIn("| 5@one-bin -> 6@one-bin |", text)
+        with open(os.path.join(self.tmp, "ch08-scan.md")) as f:
+            self.assertIn("| 6 -> 7 | evict-first data", f.read())
+
+    def test_new_claims_can_fail(self):
+        # Stage 9a measured as stage 8 (no 16-byte loads), histogram stage 4 as stage 3, scan stage 7
+        # with a lower L2 hit rate than stage 6: each claim of the step fails, naming the numbers.
+        cases = [("ch07", self.bin, "reduce_kernel_9a=reduce_kernel_8", "524,288 -> 524,288 (+0.0%; needs a fall of >= 60%)"),
+                 ("ch08-histogram", self.bin8sh, "histogram_stage_4=histogram_stage_3",
+                  "524,288 -> 524,288 (+0.0%; needs a fall of >= 85%)"),
+                 ("ch08-scan", self.bin8sh, "scan_stage_7=scan_stage_1", "41.0 -> 50.0 (+9.0 points; needs >= -5)")]
+        for chapter, folder, alias, text in cases:
+            with self.subTest(chapter=chapter):
+                os.environ["FAKE_NCU_AS"] = alias
+                try:
+                    rc, out = run(check_profile_claims.main, ["--chapter", chapter, "--bin-dir", folder, "--ncu",
+                                                              FAKE_NCU, "--assume-gpu",
+                                                              "--reports", os.path.join(self.tmp, "f_" + chapter)])
+                finally:
+                    del os.environ["FAKE_NCU_AS"]
+                self.assertEqual(rc, 1, out)
+                self.assertIn(text, out)
+                self.assertIn("RESULT: FAILED", out)
 
     def test_claim_failure_is_reported(self):
         # A stage whose counters do not move as claimed fails the run (exit 1), naming the step.
@@ -253,7 +297,7 @@ class Tools(unittest.TestCase):
         self.assertIn("hazards reported, as expected", out)
         with open(os.path.join(self.tmp, "logs", "summary.txt")) as f:
             summary = f.read()
-        self.assertIn("= 112 runs", summary)  # 18 programs, 28 forms, 4 tools, 1 size each
+        self.assertIn("= 120 runs", summary)  # 20 programs, 30 forms, 4 tools, 1 size each
         self.assertIn("RESULT: every stage clean", summary)
         os.environ["FAKE_SANITIZER_DIRTY"] = "reduce_kernel_2:memcheck"
         try:
