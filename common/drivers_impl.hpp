@@ -203,7 +203,7 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program) {
       m.grid = grid_of(stage, args);
       m.verdict = exact ? exact->run_and_check(stage, exact->args_for(stage, o.block, o.grid))
                         : timed.run_and_check(stage, args);  // the warm-up
-      timed.poison();
+      timed.poison_for(stage);
       CUDA_CHECK(cudaStreamSynchronize(stream.get()));
       CUDA_CHECK(cudaProfilerStart());
       nvtxRangePushA(stage.name.c_str());
