@@ -133,16 +133,9 @@ int main(int argc, char** argv) {
                     event_samples([&] { launch_empty(launches, s); }, launches, samples, warmup, s)});
     {
       // The same N launches, captured once and replayed as one graph.
-      cudaGraph_t graph = nullptr;
-      cudaGraphExec_t exec = nullptr;
-      CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-      launch_empty(launches, s);
-      CUDA_CHECK(cudaStreamEndCapture(s, &graph));
-      CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+      const harness::Graph graph([&](cudaStream_t st) { launch_empty(launches, st); }, 1, s);
       rows.push_back({"events, N launches (graph)", "one CUDA graph of N empty kernels replayed, divided by N", launches,
-                      event_samples([&] { CUDA_CHECK(cudaGraphLaunch(exec, s)); }, launches, samples, warmup, s)});
-      CUDA_CHECK(cudaGraphExecDestroy(exec));
-      CUDA_CHECK(cudaGraphDestroy(graph));
+                      event_samples([&] { graph.launch(s); }, launches, samples, warmup, s)});
     }
     rows.push_back({"host, enqueue one launch", "CPU clock around N cudaLaunchKernel calls, divided by N", launches,
                     host_samples(launches, samples, warmup, s)});

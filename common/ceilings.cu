@@ -1,4 +1,5 @@
 #include <cstdint>
+#include <functional>
 
 #include "ceilings.hpp"
 #include "cuda_check.hpp"
@@ -75,20 +76,20 @@ CeilingResult time_ceiling(Ceiling c, const void* in, std::size_t bytes, const T
                            cudaStream_t stream, const DeviceInfo& dev) {
   CeilingResult r;
   if (bytes == 0) return r;
-  TimingStats s;
+  DeviceBuffer dst, sink;
+  std::function<void(cudaStream_t)> op;
   if (c == Ceiling::copy) {
     ensure_device_memory(bytes, "the copy ceiling's destination");
-    DeviceBuffer dst(bytes);
-    s = time_on_gpu([&](cudaStream_t st) {
-      CUDA_CHECK(cudaMemcpyAsync(dst.data(), in, bytes, cudaMemcpyDeviceToDevice, st));
-    }, timing, stream, dev.l2_bytes);
+    dst = DeviceBuffer(bytes);
+    op = [&](cudaStream_t st) { CUDA_CHECK(cudaMemcpyAsync(dst.data(), in, bytes, cudaMemcpyDeviceToDevice, st)); };
     r.bytes = 2.0 * static_cast<double>(bytes);
   } else {
-    DeviceBuffer sink(read_ceiling_blocks() * sizeof(unsigned));
-    s = time_on_gpu([&](cudaStream_t st) { read_ceiling(in, bytes, sink.as<unsigned>(), st); }, timing,
-                    stream, dev.l2_bytes);
+    sink = DeviceBuffer(read_ceiling_blocks() * sizeof(unsigned));
+    op = [&](cudaStream_t st) { read_ceiling(in, bytes, sink.as<unsigned>(), st); };
     r.bytes = static_cast<double>(bytes);
   }
+  r.launches = count_launches(op, stream).launches();
+  const TimingStats s = time_on_gpu(op, timing, stream, dev.l2_bytes);
   r.ms = s.median_ms;
   r.min_ms = s.min_ms;
   r.iters = s.iters;

@@ -30,6 +30,7 @@ struct CeilingResult {
   double min_ms = 0;  //!< fastest run, ms
   double bytes = 0;   //!< bytes moved per run (copy: read + written)
   int iters = 0;      //!< runs timed
+  int launches = 0;   //!< what one run enqueues (count_launches: 1, the copy or the read kernel)
 };
 
 //! Enqueues the streaming read of `bytes` bytes at `in` (any alignment) on `stream`; each block
