@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "ceilings.hpp"
@@ -128,6 +129,38 @@ inline void write_records(const RunOptions& o, const std::vector<Record>& record
 }
 
 
+//! Today's date (UTC) as YYYY-MM-DD, for a report's command line.
+inline std::string today() {
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  return date;
+}
+
+//! Empties the block and grid columns of the records of `stage` (a library baseline chooses its own).
+inline void clear_grid_and_block(std::vector<Record>& records, const std::string& stage) {
+  for (Record& r : records)
+    if (r.find("stage") && std::get<std::string>(*r.find("stage")) == stage)
+      for (auto& f : r.fields)
+        if (f.first == "block" || f.first == "grid") f.second = std::string();
+}
+
+//! A ceiling's record with the columns of measurement_record (the checks' columns empty).
+inline Record ceiling_record(Ceiling c, const CeilingResult& roof, std::size_t n, DType type, const Record& cfg,
+                             const DeviceInfo& dev) {
+  const double gbs = gigabytes_per_second(roof.bytes, roof.ms);
+  Record r;
+  r.add("stage", std::string(ceiling_name(c))).add("n", static_cast<long long>(n))
+      .add("dtype", std::string(dtype_name(type)));
+  for (const auto& f : cfg.fields) r.add(f.first, f.second);
+  r.add("block", std::string()).add("grid", std::string()).add("iters", static_cast<long long>(roof.iters))
+      .add("ms_median", roof.ms).add("ms_min", roof.min_ms).add("gb_per_s", gbs)
+      .add("pct_peak_bw", 100.0 * gbs * 1e9 / dev.peak_bw_bytes_per_s).add("gop_per_s", 0.0)
+      .add("verified", std::string()).add("check", std::string()).add("timed_check", std::string())
+      .add("abs_err", std::string()).add("err_bound", std::string());
+  return r;
+}
+
 //! "2^k" for a power of two, else the number: a size in a column header.
 inline std::string size_label(std::size_t n) {
   if (n > 0 && (n & (n - 1)) == 0) {
@@ -189,17 +222,8 @@ int size_ladder(const LadderSpec<P>& spec, RunOptions o, const typename P::Confi
       std::fprintf(stderr, "  timing %s\n", ceiling_name(ceilings[i]));
       const CeilingResult roof = time_ceiling(ceilings[i], timed.input(), timed.input_bytes(), t, stream.get(), dev);
       cells[rows.size() + i][k] = {roof.ms * 1e3, roof.launches, true};
-      const double gbs = gigabytes_per_second(roof.bytes, roof.ms);
-      Record r;
-      r.add("stage", std::string(ceiling_name(ceilings[i]))).add("n", static_cast<long long>(o.n))
-          .add("dtype", std::string(dtype_name(type)));
-      for (const auto& f : cfg.fields) r.add(f.first, f.second);
-      r.add("block", std::string()).add("grid", std::string()).add("iters", static_cast<long long>(roof.iters))
-          .add("ms_median", roof.ms).add("ms_min", roof.min_ms).add("gb_per_s", gbs)
-          .add("pct_peak_bw", 100.0 * gbs * 1e9 / dev.peak_bw_bytes_per_s).add("gop_per_s", 0.0)
-          .add("verified", std::string()).add("check", std::string()).add("timed_check", std::string())
-          .add("abs_err", std::string()).add("err_bound", std::string())
-          .add("launches", static_cast<long long>(roof.launches)).add("kernels", std::string())
+      Record r = ceiling_record(ceilings[i], roof, o.n, type, cfg, dev);
+      r.add("launches", static_cast<long long>(roof.launches)).add("kernels", std::string())
           .add("memsets", std::string()).add("copies", std::string());
       records.push_back(std::move(r));
     }
@@ -213,11 +237,7 @@ int size_ladder(const LadderSpec<P>& spec, RunOptions o, const typename P::Confi
           .add("device", dev.name);
     }
   }
-  // A library baseline chooses its own grid and block: leave those cells empty.
-  for (Record& r : records)
-    if (std::get<std::string>(*r.find("stage")) == base.name)
-      for (auto& f : r.fields)
-        if (f.first == "block" || f.first == "grid") f.second = std::string();
+  clear_grid_and_block(records, base.name);
 
   std::vector<std::string> header{"#", "stage"};
   for (std::size_t n : sizes) header.push_back(size_label(n));
@@ -237,9 +257,7 @@ int size_ladder(const LadderSpec<P>& spec, RunOptions o, const typename P::Confi
     ratio_table.push_back(std::move(ratio_row));
   }
   std::ostringstream md;
-  const std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  const std::string date = today();
   md << "## " << spec.title << ": small inputs\n\n"
      << "- device: " << dev.summary() << "\n"
      << "- input: " << dtype_name(type) << ", " << P::describe(config) << ", dist " << o.dist << ", seed " << o.seed
@@ -594,30 +612,17 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
       for (auto& table : md_tables)
         table.push_back({"-", ceiling_name(ceiling), ceiling_help(ceiling), detail::fixed(roof.ms, 4),
                          detail::fixed(gbs, 1), detail::fixed(pct, 1), "", "", "", "-", "-", "-"});
-      Record r;
-      r.add("stage", std::string(ceiling_name(ceiling))).add("n", static_cast<long long>(o.n))
-          .add("dtype", std::string(dtype_name(type)));
-      for (const auto& f : cfg.fields) r.add(f.first, f.second);
-      r.add("block", std::string()).add("grid", std::string()).add("iters", static_cast<long long>(roof.iters))
-          .add("ms_median", roof.ms).add("ms_min", roof.min_ms).add("gb_per_s", gbs).add("pct_peak_bw", pct)
-          .add("gop_per_s", 0.0).add("verified", std::string()).add("check", std::string())
-          .add("timed_check", std::string()).add("abs_err", std::string()).add("err_bound", std::string())
-          .add("label", std::string(ceiling_help(ceiling))).add("dist", o.dist)
+      Record r = detail::ceiling_record(ceiling, roof, o.n, type, cfg, dev);
+      r.add("label", std::string(ceiling_help(ceiling))).add("dist", o.dist)
           .add("step_speedup", 0.0).add("total_speedup", 0.0).add("vs_cub", cub.time.median_ms / roof.ms)
           .add("device", dev.name);
       if (!spec.table_column.empty()) r.add(spec.table_column, std::string());
       records.push_back(std::move(r));
     }
-    // A library baseline chooses its own grid and block: leave those cells empty.
-    for (Record& r : records)
-      if (r.find("stage") && std::get<std::string>(*r.find("stage")) == base.name)
-        for (auto& f : r.fields)
-          if (f.first == "block" || f.first == "grid") f.second = std::string();
+    detail::clear_grid_and_block(records, base.name);
 
     std::ostringstream md;
-    const std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    const std::string date = detail::today();
     md << "## " << spec.title << "\n\n"
        << "- device: " << dev.summary() << "\n"
        << "- input: n = " << o.n << " " << dtype_name(type) << " (" << detail::fixed(timed.input_bytes() / 1e6, 1)
