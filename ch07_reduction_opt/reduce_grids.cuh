@@ -47,6 +47,8 @@ inline constexpr std::size_t kMinElementsPerThread = 32;
 //! for the arguments' type and block size, and fewer where n gives each thread less than its
 //! minimum share: harness::occupancy_grid.
 //! @tparam KernelOf generic callable (T, integral_constant<int, Block>) -> const void*
+//! @param[in] a the run's arguments (type, block, n, grid)
+//! @param[in] kernel_of returns the address of the kernel whose occupancy sizes the grid
 //! @param[in] min_bytes_per_thread the least a thread reads before the grid stops growing with n, in
 //!            bytes (stage 12: one trip of kUnroll 16-byte loads); 0: kMinElementsPerThread elements
 //! @throws CudaError if the occupancy query fails

@@ -127,7 +127,10 @@ class Graph {
   //! Captures `runs` calls of `op(stream)` into a graph; with `instantiate`, also makes it
   //! launchable. Nothing runs on the GPU.
   //! @tparam Op callable(cudaStream_t) that enqueues everything on the stream it is given
+  //! @param[in] op the operation to record
+  //! @param[in] runs how many calls of it, one after another
   //! @param[in] stream a stream that is not the legacy default stream
+  //! @param[in] instantiate also make the executable graph (launch() needs it)
   //! @throws CudaError if capture or instantiation fails (the capture is ended either way)
   template <class Op>
   Graph(const Op& op, int runs, cudaStream_t stream, bool instantiate = true) {
