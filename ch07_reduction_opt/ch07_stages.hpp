@@ -9,12 +9,13 @@
 
 #include "reduce_problem.hpp"
 
-//! Chapter 7: the reduction article's stages 0 to 8, then stages 9a, 9b and 9 to 11 that reach CUB.
+//! Chapter 7: the reduction article's stages 0 to 8, then stages 9a, 9b and 9 to 11 that reach CUB,
+//! and stage 12 for small inputs (one launch per run).
 namespace ch07 {
 
 //! Every stage of the chapter in ladder order with the atomic finish of the article (stage 6 in
 //! both warp tails: volatile, then syncwarp), then stages 9a, 9b (stage 9's first two changes
-//! alone), 9, 10 and 11: the ladder's first table.
+//! alone), 9, 10, 11 and 12: the ladder's first table.
 std::vector<harness::Stage<harness::Reduce>> all_stages();
 
 //! Stages 1 to 8 with the partials finish (a second pass; deterministic), in ladder order (stage 6

@@ -42,18 +42,25 @@ inline double coarsened_depth(const harness::ReduceArgs& a, double extra) {
 //! inputs launch fewer blocks (as stage 9 would), so fewer block results are combined.
 inline constexpr std::size_t kMinElementsPerThread = 32;
 
-//! The grid of stages 10 and 11: the user's --grid if given, else one full wave of resident blocks
+//! The grid of stages 10 to 12: the user's --grid if given, else one full wave of resident blocks
 //! of the kernel that `kernel_of(T{}, std::integral_constant<int, Block>{})` returns (its address)
-//! for the arguments' type and block size: harness::occupancy_grid with kMinElementsPerThread.
+//! for the arguments' type and block size, and fewer where n gives each thread less than its
+//! minimum share: harness::occupancy_grid.
 //! @tparam KernelOf generic callable (T, integral_constant<int, Block>) -> const void*
+//! @param[in] a the run's arguments (type, block, n, grid)
+//! @param[in] kernel_of returns the address of the kernel whose occupancy sizes the grid
+//! @param[in] min_bytes_per_thread the least a thread reads before the grid stops growing with n, in
+//!            bytes (stage 12: one trip of kUnroll 16-byte loads); 0: kMinElementsPerThread elements
 //! @throws CudaError if the occupancy query fails
 template <class KernelOf>
-std::size_t occupancy_grid_for(const harness::ReduceArgs& a, KernelOf kernel_of) {
+std::size_t occupancy_grid_for(const harness::ReduceArgs& a, KernelOf kernel_of, std::size_t min_bytes_per_thread = 0) {
   if (a.grid != 0) return a.grid;
   std::size_t grid = 0;
   harness::with_input_type(a.type, [&](auto t) {
+    const std::size_t per_thread =
+        min_bytes_per_thread ? (min_bytes_per_thread + sizeof(t) - 1) / sizeof(t) : kMinElementsPerThread;
     harness::with_block_size(a.block, [&](auto block) {
-      grid = harness::occupancy_grid(kernel_of(t, block), a.block, a.n, kMinElementsPerThread);
+      grid = harness::occupancy_grid(kernel_of(t, block), a.block, a.n, per_thread);
     });
   });
   return grid;

@@ -34,16 +34,16 @@
 //! branch per block (thread 0 takes the ticket), 2 barriers per block instead of 1, and a kernel a
 //! little slower than stage 10's (the last block's extra work); the chapter README has the numbers.
 //! Uses stage 9's accumulation and block sum (thread_sum_vectorized.cuh, block_sum_one_barrier.cuh)
-//! and stage 10's grid rule (reduce_grids.cuh).
+//! and stage 10's grid rule (reduce_grids.cuh); the finish (partial, ticket, last block's sum) is in
+//! last_block_finish.cuh, which stage 12 shares.
 #pragma once
-#include <cuda/atomic>
 #include <cuda_runtime.h>
 
-#include <cmath>
 #include <cstddef>
 
 #include "cuda_check.hpp"
 #include "block_sum_one_barrier.cuh"
+#include "last_block_finish.cuh"
 #include "reduce_grids.cuh"
 #include "reduce_problem.hpp"
 #include "thread_sum_vectorized.cuh"
@@ -63,32 +63,11 @@ namespace ch07 {
 template <class T, int Block>
 __global__ void __launch_bounds__(Block)
     reduce_kernel_11(const T* __restrict__ data, std::size_t n, T* partials, unsigned* retired, T* result) {
-  __shared__ bool is_last_block;
-  T sum = block_sum_one_barrier<T, Block>(thread_sum_vectorized(data, n));
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = sum;
-    // Release: this block's partial is ordered before its ticket. Acquire: the block that draws the
-    // last ticket sees every partial stored before every other ticket.
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*retired);
-    const unsigned ticket = tickets.fetch_add(1u, cuda::memory_order_acq_rel);
-    is_last_block = (ticket == gridDim.x - 1);
-  }
-  __syncthreads();  // hands thread 0's decision (and what its acquire ordered) to the block
-  if (!is_last_block) return;
-
-  // The last block: every partial is visible. Sum them in a fixed order (read once: __ldcg, a cache hint).
-  T acc = T(0);
-  for (unsigned i = threadIdx.x; i < gridDim.x; i += Block) acc += __ldcg(partials + i);
-  __syncthreads();  // warp_sums of block_sum_one_barrier are reused
-  acc = block_sum_one_barrier<T, Block>(acc);
-  if (threadIdx.x == 0) *result = acc;
+  const T sum = block_sum_one_barrier<T, Block>(thread_sum_vectorized(data, n));
+  finish_in_last_block<T, Block, TicketReset::by_launch>(sum, partials, retired, result);
 }
 
 // ---- How stage 11 is launched ----------------------------------------------------------------
-
-//! Bytes at the start of stage 11's workspace that hold the ticket counter (16, so the partials
-//! after it stay aligned for any element type).
-inline constexpr std::size_t kTicketBytes = 16;
 
 //! Stage 11's grid: one full wave of its own kernel (see occupancy_grid_for).
 inline std::size_t reduce_kernel_11_grid(const harness::ReduceArgs& a) {
@@ -126,14 +105,8 @@ inline harness::Stage<harness::Reduce> reduce_kernel_11_stage() {
   s.grid_stride = true;
   s.deterministic = true;
   s.grid_for = reduce_kernel_11_grid;
-  s.workspace_bytes = [](const harness::ReduceArgs& a) {
-    return kTicketBytes + reduce_kernel_11_grid(a) * harness::dtype_size(a.type);
-  };
-  s.depth = [](const harness::ReduceArgs& a) {
-    const double grid = static_cast<double>(reduce_kernel_11_grid(a));
-    // The last block folds the partials: ceil(grid / Block) each, then its tree.
-    return occupancy_depth(a, grid, std::ceil(grid / a.block) + harness::tree_levels(a.block));
-  };
+  s.workspace_bytes = [](const harness::ReduceArgs& a) { return last_block_workspace(a, reduce_kernel_11_grid(a)); };
+  s.depth = [](const harness::ReduceArgs& a) { return last_block_depth(a, reduce_kernel_11_grid(a)); };
   s.launch = launch_reduce_kernel_11;
   return s;
 }

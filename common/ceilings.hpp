@@ -30,6 +30,7 @@ struct CeilingResult {
   double min_ms = 0;  //!< fastest run, ms
   double bytes = 0;   //!< bytes moved per run (copy: read + written)
   int iters = 0;      //!< runs timed
+  int launches = 0;   //!< what one run enqueues (count_launches: 1, the copy or the read kernel)
 };
 
 //! The two grids the streaming read is timed with (time_ceiling keeps the faster).

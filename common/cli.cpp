@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <iostream>
+#include <sstream>
 
 #include "errors.hpp"
 
@@ -109,6 +110,28 @@ void add_run_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
     app.add_flag("--profile", o.profile,
                  "One warm-up, then exactly one launch inside a profiler range (for ncu "
                  "--profile-from-start off)");
+}
+
+std::vector<std::size_t> parse_size_list(const std::string& text) {
+  std::vector<std::size_t> sizes;
+  if (!text.empty() && text.back() == ',') throw UsageError("empty size at the end of the list '" + text + "'");
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item.empty()) throw UsageError("empty size in the list '" + text + "'");
+    const std::size_t dots = item.find("..");
+    if (dots == std::string::npos) {
+      sizes.push_back(parse_size(item));
+    } else {
+      const std::size_t from = parse_size(item.substr(0, dots));
+      const std::size_t to = parse_size(item.substr(dots + 2));
+      if (from == 0 || to < from)
+        throw UsageError("the range '" + item + "' must go from a size above 0 up to one at least as large");
+      for (std::size_t n = from; n <= to && sizes.size() <= 64; n *= 2) sizes.push_back(n);
+    }
+    if (sizes.size() > 64) throw UsageError("more than 64 sizes in '" + text + "'");
+  }
+  if (sizes.empty()) throw UsageError("no size in the list '" + text + "'");
+  return sizes;
 }
 
 std::optional<int> parse_flags(CLI::App& app, int argc, const char* const* argv) {

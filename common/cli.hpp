@@ -15,6 +15,12 @@ namespace harness {
 //! @throws UsageError for anything else, for negative results and for values past 2^62.
 std::size_t parse_size(const std::string& text);
 
+//! Parses a list of element counts: sizes as parse_size reads them, separated by commas, where
+//! "A..B" stands for A, 2A, 4A, ... up to B ("2^10..2^22": every power of two from 2^10 to 2^22).
+//! @throws UsageError for an empty list, an empty item, a bad size, a range whose A is 0 or whose B
+//!         is below A, or more than 64 sizes in all.
+std::vector<std::size_t> parse_size_list(const std::string& text);
+
 //! Options of a stage program or ladder, as given on the command line.
 struct RunOptions {
   std::string n_text = "2^24";   //!< --n as typed

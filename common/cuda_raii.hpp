@@ -119,6 +119,64 @@ class Stream {
   cudaStream_t stream_ = nullptr;
 };
 
+//! A CUDA graph captured from a stream, and its executable form: `runs` calls of an operation
+//! recorded once (stream capture, relaxed mode), replayed with one launch. Move-only.
+class Graph {
+ public:
+  Graph() = default;
+  //! Captures `runs` calls of `op(stream)` into a graph; with `instantiate`, also makes it
+  //! launchable. Nothing runs on the GPU.
+  //! @tparam Op callable(cudaStream_t) that enqueues everything on the stream it is given
+  //! @param[in] op the operation to record
+  //! @param[in] runs how many calls of it, one after another
+  //! @param[in] stream a stream that is not the legacy default stream
+  //! @param[in] instantiate also make the executable graph (launch() needs it)
+  //! @throws CudaError if capture or instantiation fails (the capture is ended either way)
+  template <class Op>
+  Graph(const Op& op, int runs, cudaStream_t stream, bool instantiate = true) {
+    CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+    try {
+      for (int r = 0; r < runs; ++r) op(stream);
+    } catch (...) {
+      cudaGraph_t broken = nullptr;
+      cudaStreamEndCapture(stream, &broken);  // leave the stream usable
+      if (broken) cudaGraphDestroy(broken);
+      throw;
+    }
+    CUDA_CHECK(cudaStreamEndCapture(stream, &graph_));
+    if (instantiate) CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+  }
+  ~Graph() { reset(); }
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+  //! Takes over `other`'s graph.
+  Graph(Graph&& other) noexcept
+      : graph_(std::exchange(other.graph_, nullptr)), exec_(std::exchange(other.exec_, nullptr)) {}
+  //! Frees this graph and takes over `other`'s.
+  Graph& operator=(Graph&& other) noexcept {
+    if (this != &other) {
+      reset();
+      graph_ = std::exchange(other.graph_, nullptr);
+      exec_ = std::exchange(other.exec_, nullptr);
+    }
+    return *this;
+  }
+  //! Replays every captured run on `stream` (one cudaGraphLaunch).
+  void launch(cudaStream_t stream) const { CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
+  //! The captured graph (for cudaGraphGetNodes).
+  cudaGraph_t get() const { return graph_; }
+
+ private:
+  void reset() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    if (graph_) cudaGraphDestroy(graph_);
+    exec_ = nullptr;
+    graph_ = nullptr;
+  }
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
 //! Copies `bytes` bytes from host memory to device memory and returns only once they are in device
 //! memory. A plain cudaMemcpy from pageable host memory (a std::vector) may return as soon as the
 //! bytes are staged for the DMA, before they land; a kernel launched next on a non-blocking stream

@@ -88,6 +88,11 @@ struct LadderSpec {
 //! LadderTable, each closed by the baseline and the ceilings, and the records carry the table's key
 //! in LadderSpec::table_column. Flags as stage_main plus --stages (a comma-separated list of names,
 //! from any table) and --md.
+//! With --sizes LIST or --small (2^10, 2^12, ..., 2^22) it runs the same rows at every size instead
+//! of one --n, each sample timing --runs-per-sample runs together (replayed from one CUDA graph, or
+//! with --sample-timing stream enqueued back to back) and divided by that, and counts the launches
+//! one run enqueues (from a CUDA graph of one run): a table of microseconds and launches per run,
+//! and one of CUB's time / each row's time, over the sizes (the CSV: one record per row and size).
 //! @return 0 when every row passed, 1 otherwise, 2 for bad flags, 77 without a GPU
 template <class P>
 int ladder_main(int argc, char** argv, const LadderSpec<P>& spec);

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "ceilings.hpp"
@@ -127,6 +128,157 @@ inline void write_records(const RunOptions& o, const std::vector<Record>& record
   if (!o.json.empty()) write_text_file(o.json, to_json(records));
 }
 
+
+//! Today's date (UTC) as YYYY-MM-DD, for a report's command line.
+inline std::string today() {
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  return date;
+}
+
+//! Empties the block and grid columns of the records of `stage` (a library baseline chooses its own).
+inline void clear_grid_and_block(std::vector<Record>& records, const std::string& stage) {
+  for (Record& r : records)
+    if (r.find("stage") && std::get<std::string>(*r.find("stage")) == stage)
+      for (auto& f : r.fields)
+        if (f.first == "block" || f.first == "grid") f.second = std::string();
+}
+
+//! A ceiling's record with the columns of measurement_record (the checks' columns empty).
+inline Record ceiling_record(Ceiling c, const CeilingResult& roof, std::size_t n, DType type, const Record& cfg,
+                             const DeviceInfo& dev) {
+  const double gbs = gigabytes_per_second(roof.bytes, roof.ms);
+  Record r;
+  r.add("stage", std::string(ceiling_name(c))).add("n", static_cast<long long>(n))
+      .add("dtype", std::string(dtype_name(type)));
+  for (const auto& f : cfg.fields) r.add(f.first, f.second);
+  r.add("block", std::string()).add("grid", std::string()).add("iters", static_cast<long long>(roof.iters))
+      .add("ms_median", roof.ms).add("ms_min", roof.min_ms).add("gb_per_s", gbs)
+      .add("pct_peak_bw", 100.0 * gbs * 1e9 / dev.peak_bw_bytes_per_s).add("gop_per_s", 0.0)
+      .add("verified", std::string()).add("check", std::string()).add("timed_check", std::string())
+      .add("abs_err", std::string()).add("err_bound", std::string());
+  return r;
+}
+
+//! "2^k" for a power of two, else the number: a size in a column header.
+inline std::string size_label(std::size_t n) {
+  if (n > 0 && (n & (n - 1)) == 0) {
+    int k = 0;
+    while ((std::size_t{1} << k) < n) ++k;
+    return "2^" + std::to_string(k);
+  }
+  return std::to_string(n);
+}
+
+//! The small-input form of a ladder (--sizes, --small): every stage, the baseline and the
+//! bandwidth ceilings at each size, each checked (as the ladder checks them), timed with `t` (many
+//! runs per sample) and counted (the launches one run enqueues, from a CUDA graph of it); two tables
+//! over the sizes: microseconds per run with launches per run, and CUB's time / the stage's time.
+//! @tparam BlockOf callable(const Stage<P>&) -> int, the block each stage runs at
+template <class P, class BlockOf>
+int size_ladder(const LadderSpec<P>& spec, RunOptions o, const typename P::Config& config, DType type,
+                const std::vector<const Stage<P>*>& stages, BlockOf block_of, const DeviceInfo& dev,
+                const std::vector<std::string>& skipped, const std::vector<std::size_t>& sizes,
+                const TimingOptions& t, int argc, char** argv) {
+  Stream stream;
+  const Stage<P> base = P::baseline(type, config, stages);
+  std::vector<const Stage<P>*> rows = stages;
+  rows.push_back(&base);
+  const std::vector<Ceiling> ceilings = P::ceilings();
+  struct Cell {
+    double us = 0;      // median microseconds per run
+    int launches = 0;   // what one run enqueues
+    bool ok = true;     // both checks passed (ceilings: always)
+  };
+  std::vector<std::vector<Cell>> cells(rows.size() + ceilings.size(), std::vector<Cell>(sizes.size()));
+  std::vector<Record> records;
+  Record cfg;
+  P::add_columns(config, cfg);
+  bool all_ok = true;
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    o.n = sizes[k];
+    std::fprintf(stderr, "[%s] %s, n = %zu %s\n", spec.program.c_str(), dev.name.c_str(), o.n, dtype_name(type));
+    std::optional<Session<P>> exact = exact_session<P>(type, config, o, stream.get());
+    Session<P> timed = Session<P>::generate(type, config, o.n, o.dist, o.seed, stream.get());
+    std::vector<Measurement> ms;
+    for (const Stage<P>* s : rows) {
+      const bool is_base = s == &base;
+      const int block = is_base ? 256 : block_of(*s);
+      std::fprintf(stderr, "  timing %s\n", s->name.c_str());
+      Measurement m = measure_stage(*s, exact ? &*exact : nullptr, timed, block, 0, t, dev, is_base);
+      const typename P::Args args = timed.args_for(*s, block, 0);
+      const LaunchCount lc = count_launches([&](cudaStream_t) { run_stage(*s, args); }, timed.stream());
+      ms.push_back(m);
+      cells[ms.size() - 1][k] = {m.time.median_ms * 1e3, lc.launches(), m.ok()};
+      all_ok = all_ok && m.ok();
+      Record r = measurement_record(m, cfg);
+      r.add("launches", static_cast<long long>(lc.launches())).add("kernels", static_cast<long long>(lc.kernels))
+          .add("memsets", static_cast<long long>(lc.memsets)).add("copies", static_cast<long long>(lc.copies));
+      records.push_back(std::move(r));
+    }
+    const double cub_ms = ms.back().time.median_ms;
+    for (std::size_t i = 0; i < ceilings.size(); ++i) {
+      std::fprintf(stderr, "  timing %s\n", ceiling_name(ceilings[i]));
+      const CeilingResult roof = time_ceiling(ceilings[i], timed.input(), timed.input_bytes(), t, stream.get(), dev);
+      cells[rows.size() + i][k] = {roof.ms * 1e3, roof.launches, true};
+      Record r = ceiling_record(ceilings[i], roof, o.n, type, cfg, dev);
+      r.add("launches", static_cast<long long>(roof.launches)).add("kernels", std::string())
+          .add("memsets", std::string()).add("copies", std::string());
+      records.push_back(std::move(r));
+    }
+    // Columns every row of this size shares: the timing, the ratio to CUB, the device.
+    for (std::size_t i = records.size() - rows.size() - ceilings.size(); i < records.size(); ++i) {
+      Record& r = records[i];
+      const double row_ms = std::get<double>(*r.find("ms_median"));
+      r.add("runs_per_sample", static_cast<long long>(std::max(1, t.runs_per_sample)))
+          .add("timing", std::string(t.graph ? "graph" : (t.runs_per_sample > 1 ? "stream" : "single")))
+          .add("us_median", row_ms * 1e3).add("vs_cub", row_ms > 0 ? cub_ms / row_ms : 0.0).add("dist", o.dist)
+          .add("device", dev.name);
+    }
+  }
+  clear_grid_and_block(records, base.name);
+
+  std::vector<std::string> header{"#", "stage"};
+  for (std::size_t n : sizes) header.push_back(size_label(n));
+  std::vector<std::vector<std::string>> us_table, ratio_table;
+  const std::size_t cub_row = rows.size() - 1;
+  for (std::size_t r = 0; r < cells.size(); ++r) {
+    const bool ceiling = r >= rows.size();
+    const std::string name = ceiling ? ceiling_name(ceilings[r - rows.size()]) : "`" + rows[r]->name + "`";
+    std::vector<std::string> us_row{ceiling || r == cub_row ? "-" : stage_number(rows[r]->name), name};
+    std::vector<std::string> ratio_row = us_row;
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+      const Cell& c = cells[r][k];
+      us_row.push_back(fixed(c.us, 2) + " (" + std::to_string(c.launches) + ")" + (c.ok ? "" : " **FAIL**"));
+      ratio_row.push_back(c.us > 0 ? fixed(cells[cub_row][k].us / c.us, 2) : "");
+    }
+    us_table.push_back(std::move(us_row));
+    ratio_table.push_back(std::move(ratio_row));
+  }
+  std::ostringstream md;
+  const std::string date = today();
+  md << "## " << spec.title << ": small inputs\n\n"
+     << "- device: " << dev.summary() << "\n"
+     << "- input: " << dtype_name(type) << ", " << P::describe(config) << ", dist " << o.dist << ", seed " << o.seed
+     << ", at each size in the columns\n"
+     << "- checks: every cell is checked on exact data (" << P::exact_dist_help()
+     << ") and on the timed input, as the ladder checks them; a cell that failed says **FAIL**\n"
+     << "- timing: " << timing_method(t) << "; median of up to " << t.iters << " samples after " << t.warmup
+     << " warm-up\n"
+     << "- launches: in brackets, what one run enqueues on the GPU (kernels, memsets and copies), counted from a "
+        "CUDA graph of one run (cudaGraphGetNodes)\n"
+     << "- command: `" << command_line(argc, argv) << "` (" << date << ")\n";
+  for (const std::string& why : skipped) md << "- " << why << "\n";
+  md << "\n### Microseconds per run (launches per run)\n\n" << markdown_table(header, us_table)
+     << "\n### CUB's time / the row's time (above 1: faster than CUB)\n\n" << markdown_table(header, ratio_table)
+     << "\n" << P::ceilings_help() << "\n";
+  std::cout << md.str();
+  if (!o.md.empty()) write_text_file(o.md, md.str());
+  write_records(o, records);
+  return all_ok ? 0 : kExitFailure;
+}
+
 }  // namespace detail
 
 template <class P>
@@ -203,7 +355,7 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program) {
       m.grid = grid_of(stage, args);
       m.verdict = exact ? exact->run_and_check(stage, exact->args_for(stage, o.block, o.grid))
                         : timed.run_and_check(stage, args);  // the warm-up
-      timed.poison();
+      timed.poison_for(stage);
       CUDA_CHECK(cudaStreamSynchronize(stream.get()));
       CUDA_CHECK(cudaProfilerStart());
       nvtxRangePushA(stage.name.c_str());
@@ -271,7 +423,39 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
   detail::add_problem_flags<P>(app, o, config, all, /*ladder=*/true);
   std::string only;
   app.add_option("--stages", only, "Run only these stages (comma-separated names)");
+  // The small-input form: a table over sizes instead of one --n.
+  std::string sizes_text;
+  bool small = false;
+  int runs_per_sample = 100;
+  std::string sample_timing = "graph";
+  app.add_option("--sizes", sizes_text,
+                 "Instead of one --n, a table over these sizes of microseconds and launches per run (comma-separated; "
+                 "A..B: A, 2A, 4A, ... up to B), e.g. 2^10..2^22");
+  app.add_flag("--small", small, "The small-input table at 2^10, 2^12, ..., 2^22 (--sizes), where latency, not bandwidth, decides");
+  app.add_option("--runs-per-sample", runs_per_sample,
+                 "With --sizes or --small: runs timed together in one sample (its time divided by this)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--sample-timing", sample_timing,
+                 "With --sizes or --small: graph (the runs of a sample captured once into a CUDA graph and replayed) or "
+                 "stream (enqueued back to back)")
+      ->check(CLI::IsMember({"graph", "stream"}))
+      ->capture_default_str();
   if (auto rc = parse_command_line(app, o, argc, argv)) return *rc;
+  std::vector<std::size_t> sizes;
+  try {
+    if (small && !sizes_text.empty()) throw UsageError("give --small or --sizes, not both");
+    if ((small || !sizes_text.empty()) && app.count("--n")) throw UsageError("give --n or --sizes / --small, not both");
+    if (small) sizes = {std::size_t{1} << 10, std::size_t{1} << 12, std::size_t{1} << 14, std::size_t{1} << 16,
+                        std::size_t{1} << 18, std::size_t{1} << 20, std::size_t{1} << 22};
+    if (!sizes_text.empty()) sizes = parse_size_list(sizes_text);
+    for (std::size_t n : sizes)
+      if (n == 0) throw UsageError("--sizes: every size must be at least 1");
+  } catch (const UsageError& e) {
+    std::cerr << spec.program << ": error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (!sizes.empty()) o.n = *std::max_element(sizes.begin(), sizes.end());  // the largest decides what fits
 
   return run_program(spec.program, [&]() -> int {
     const DType type = parse_dtype(o.type);
@@ -348,6 +532,12 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
                    picked.end());
       if (stages.empty()) throw UnsupportedError(std::string(kCannotRunHere) + ": no stage of this ladder fits it");
     }
+    if (!sizes.empty()) {
+      TimingOptions small_t = detail::timing_from(o);
+      small_t.runs_per_sample = runs_per_sample;
+      small_t.graph = sample_timing == "graph";
+      return detail::size_ladder<P>(spec, o, config, type, stages, block_of, dev, skipped, sizes, small_t, argc, argv);
+    }
     Stream stream;
     std::optional<Session<P>> exact = detail::exact_session<P>(type, config, o, stream.get());
     Session<P> timed = Session<P>::generate(type, config, o.n, o.dist, o.seed, stream.get());
@@ -422,30 +612,17 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
       for (auto& table : md_tables)
         table.push_back({"-", ceiling_name(ceiling), ceiling_help(ceiling), detail::fixed(roof.ms, 4),
                          detail::fixed(gbs, 1), detail::fixed(pct, 1), "", "", "", "-", "-", "-"});
-      Record r;
-      r.add("stage", std::string(ceiling_name(ceiling))).add("n", static_cast<long long>(o.n))
-          .add("dtype", std::string(dtype_name(type)));
-      for (const auto& f : cfg.fields) r.add(f.first, f.second);
-      r.add("block", std::string()).add("grid", std::string()).add("iters", static_cast<long long>(roof.iters))
-          .add("ms_median", roof.ms).add("ms_min", roof.min_ms).add("gb_per_s", gbs).add("pct_peak_bw", pct)
-          .add("gop_per_s", 0.0).add("verified", std::string()).add("check", std::string())
-          .add("timed_check", std::string()).add("abs_err", std::string()).add("err_bound", std::string())
-          .add("label", std::string(ceiling_help(ceiling))).add("dist", o.dist)
+      Record r = detail::ceiling_record(ceiling, roof, o.n, type, cfg, dev);
+      r.add("label", std::string(ceiling_help(ceiling))).add("dist", o.dist)
           .add("step_speedup", 0.0).add("total_speedup", 0.0).add("vs_cub", cub.time.median_ms / roof.ms)
           .add("device", dev.name);
       if (!spec.table_column.empty()) r.add(spec.table_column, std::string());
       records.push_back(std::move(r));
     }
-    // A library baseline chooses its own grid and block: leave those cells empty.
-    for (Record& r : records)
-      if (r.find("stage") && std::get<std::string>(*r.find("stage")) == base.name)
-        for (auto& f : r.fields)
-          if (f.first == "block" || f.first == "grid") f.second = std::string();
+    detail::clear_grid_and_block(records, base.name);
 
     std::ostringstream md;
-    const std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+    const std::string date = detail::today();
     md << "## " << spec.title << "\n\n"
        << "- device: " << dev.summary() << "\n"
        << "- input: n = " << o.n << " " << dtype_name(type) << " (" << detail::fixed(timed.input_bytes() / 1e6, 1)

@@ -4,6 +4,7 @@
 #pragma once
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -105,9 +106,17 @@ class Session {
     workspace_.fill_bytes(0xFF, stream_);
   }
 
-  //! Poisons, runs `stage` once, waits, reads the output back and checks it.
-  Verification run_and_check(const Stage<P>& stage, const Args& args) {
+  //! poison(), then zeroes the first Stage::workspace_zeroed_bytes of the workspace: what `stage`
+  //! needs before its first launch on this workspace (its launches keep them zero).
+  void poison_for(const Stage<P>& stage) {
     poison();
+    const std::size_t zeroed = std::min(stage.workspace_zeroed_bytes, workspace_.bytes());
+    if (zeroed > 0) CUDA_CHECK(cudaMemsetAsync(workspace_.data(), 0, zeroed, stream_));
+  }
+
+  //! Poisons (poison_for), runs `stage` once, waits, reads the output back and checks it.
+  Verification run_and_check(const Stage<P>& stage, const Args& args) {
+    poison_for(stage);
     run_stage(stage, args);
     return check_output(stage, args);
   }

@@ -23,16 +23,24 @@ TimingStats summarize_times(std::vector<double> ms) {
 
 TimingStats time_on_gpu(const std::function<void(cudaStream_t)>& op, const TimingOptions& options,
                         cudaStream_t stream, std::size_t l2_bytes) {
+  const int runs = std::max(1, options.runs_per_sample);
   DeviceBuffer flush;
-  if (options.flush_l2 && l2_bytes > 0) flush = DeviceBuffer(2 * l2_bytes);
+  if (options.flush_l2 && l2_bytes > 0 && runs == 1 && !options.graph) flush = DeviceBuffer(2 * l2_bytes);
+  Graph graph;
+  if (options.graph) graph = Graph(op, runs, stream);
   Event start, stop;
+  // One sample: `runs` runs between two events (replayed from the graph, or enqueued one by one), divided by runs.
   auto one_run = [&]() -> double {
     if (flush.bytes() > 0) flush.fill_bytes(static_cast<unsigned char>(0x5A), stream);
     start.record(stream);
-    op(stream);
+    if (options.graph) {
+      graph.launch(stream);
+    } else {
+      for (int r = 0; r < runs; ++r) op(stream);
+    }
     stop.record(stream);
     stop.synchronize();
-    return stop.elapsed_ms_since(start);
+    return stop.elapsed_ms_since(start) / runs;
   };
 
   // The first warm-up run also estimates the time of one run, so that with max_seconds a slow
@@ -51,6 +59,37 @@ TimingStats time_on_gpu(const std::function<void(cudaStream_t)>& op, const Timin
   times.reserve(static_cast<std::size_t>(iters));
   for (int i = 0; i < iters; ++i) times.push_back(one_run());
   return summarize_times(std::move(times));
+}
+
+std::string timing_method(const TimingOptions& options) {
+  const int runs = std::max(1, options.runs_per_sample);
+  const std::string n = std::to_string(runs);
+  if (options.graph)
+    return "one CUDA graph of " + n + " runs replayed between two events per sample, divided by " + n + " (L2 warm)";
+  if (runs > 1)
+    return n + " runs enqueued back to back between two events per sample, divided by " + n + " (L2 warm)";
+  return std::string("one run between two events per sample (L2 ") + (options.flush_l2 ? "flushed" : "warm") +
+         " between runs)";
+}
+
+LaunchCount count_launches(const std::function<void(cudaStream_t)>& op, cudaStream_t stream) {
+  const Graph graph(op, 1, stream, /*instantiate=*/false);
+  std::size_t count = 0;
+  CUDA_CHECK(cudaGraphGetNodes(graph.get(), nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  if (count > 0) CUDA_CHECK(cudaGraphGetNodes(graph.get(), nodes.data(), &count));
+  LaunchCount c;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type;
+    CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+    switch (type) {
+      case cudaGraphNodeTypeKernel: ++c.kernels; break;
+      case cudaGraphNodeTypeMemset: ++c.memsets; break;
+      case cudaGraphNodeTypeMemcpy: ++c.copies; break;
+      default: ++c.other; break;
+    }
+  }
+  return c;
 }
 
 }  // namespace harness

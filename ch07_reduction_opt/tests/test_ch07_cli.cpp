@@ -72,7 +72,8 @@ TEST_CASE("stages 1 to 8 come with both finishes; the partials form is determini
     }
   }
   CHECK(partials.size() == 10);  // 1 to 8 (6 in both warp tails) and stage 11
-  for (const Stage<Reduce>& s : atomic) CHECK(s.deterministic == (s.name == "reduce_kernel_11"));
+  for (const Stage<Reduce>& s : atomic)
+    CHECK(s.deterministic == (s.name == "reduce_kernel_11" || s.name == "reduce_kernel_12"));
   const auto tables = ch07::ladder_tables();
   REQUIRE(tables.size() == 2);
   CHECK(tables[0].key == "atomic");
@@ -86,7 +87,7 @@ TEST_CASE("stage 9's three changes come one at a time: 8, 9a, 9b, 9 in the first
                                           "reduce_kernel_4", "reduce_kernel_5", "reduce_kernel_6_volatile",
                                           "reduce_kernel_6", "reduce_kernel_7", "reduce_kernel_8",
                                           "reduce_kernel_9a", "reduce_kernel_9b", "reduce_kernel_9",
-                                          "reduce_kernel_10", "reduce_kernel_11"};
+                                          "reduce_kernel_10", "reduce_kernel_11", "reduce_kernel_12"};
   CHECK(names == expected);
   // 9a and 9b launch stage 8's grid and finish with its atomic, as stage 9 does.
   for (const char* name : {"reduce_kernel_9a", "reduce_kernel_9b"}) {
@@ -195,4 +196,20 @@ TEST_CASE("a stage's --help lists only what it accepts", "[cpu][ch07]") {
   CHECK(app8.get_option_no_throw("--grid") != nullptr);
   CHECK(app3.get_option_no_throw("--op") == nullptr);
   CHECK(app3.help().find("from 32 to 1024") != std::string::npos);
+}
+
+TEST_CASE("reduce_kernel_12 enqueues no zeroing: its ticket is zeroed once with the workspace", "[cpu][ch07]") {
+  const Stage<Reduce> s12 = ch07::stage_named("reduce_kernel_12");
+  const Stage<Reduce> s11 = ch07::stage_named("reduce_kernel_11");
+  CHECK(s11.workspace_zeroed_bytes == 0);  // stage 11 zeroes its ticket in every launch
+  CHECK(s12.deterministic);
+  CHECK(s12.grid_stride);
+  CHECK(default_block_of(s12) == 1024);
+  // With a grid the user picks (no occupancy query, so no GPU): the ticket (the bytes kept zero),
+  // then one partial per block.
+  ReduceArgs a = args(DType::f64, Op::sum, 1024, 3);
+  CHECK(s12.workspace_zeroed_bytes == 16);
+  CHECK(s12.workspace_bytes(a) == s12.workspace_zeroed_bytes + 3 * sizeof(double));
+  CHECK(s12.workspace_bytes(a) == s11.workspace_bytes(a));
+  CHECK(s12.depth(a) == Approx(s11.depth(a)));
 }

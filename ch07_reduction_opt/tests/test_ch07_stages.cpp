@@ -1,12 +1,13 @@
 // GPU tests: every chapter-7 stage (stages 1 to 8 with both finishes) against the CPU reference over
 // the awkward sizes (0, 1, 31, 32, 33, 1000, block +-1, 2^20+3, 2^24), every supported block size,
 // float / double / int, on seeded signed data (the depth bound, or "not checked") and exact data
-// (every element +-1: equality), on poisoned outputs; then every stage at n = 2^31 + 1 on one float
+// (every element +-1: equality), on poisoned outputs (stage 12's ticket zeroed once, then kept zero by its runs); then every stage at n = 2^31 + 1 on one float
 // input of exact data (made once, shared by the stages). Hidden, run by `test_ch07_stages.long`
 // (CTest label `long`): every stage at 2^31 + 1 on every type and both kinds of data (six inputs of
 // 8-17 GB).
 #include <cstdint>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "catch.hpp"
@@ -83,6 +84,9 @@ TEST_CASE("reduce_kernel_10: occupancy-sized grid", "[gpu][ch07][reduce_kernel_1
 TEST_CASE("reduce_kernel_11: single pass", "[gpu][ch07][reduce_kernel_11]") {
   CHECK(sweep(stage("reduce_kernel_11")) > 0);
 }
+TEST_CASE("reduce_kernel_12: one launch for small inputs", "[gpu][ch07][reduce_kernel_12]") {
+  CHECK(sweep(stage("reduce_kernel_12")) > 0);
+}
 
 // --- Past 2^31 elements -----------------------------------------------------------------------
 
@@ -104,7 +108,7 @@ TEST_CASE("every stage at n = 2^31 + 1, every type, signed and exact data", "[.]
 TEST_CASE("grid-stride stages are right for any grid the user picks", "[gpu][ch07][grid]") {
   using namespace harness;
   for (const char* name : {"reduce_kernel_8", "reduce_kernel_8_partials", "reduce_kernel_9a", "reduce_kernel_9b",
-                           "reduce_kernel_9", "reduce_kernel_10", "reduce_kernel_11"}) {
+                           "reduce_kernel_9", "reduce_kernel_10", "reduce_kernel_11", "reduce_kernel_12"}) {
     const Stage<Reduce> st = stage(name);
     for (DType type : {DType::f32, DType::i32}) {
       for (std::size_t n : {std::size_t{1}, std::size_t{4099}, (std::size_t{1} << 20) + 3}) {
@@ -125,7 +129,7 @@ TEST_CASE("vectorised stages handle inputs that do not start on a 16-byte bounda
           "[gpu][ch07][alignment]") {
   using namespace harness;
   for (const char* name : {"reduce_kernel_9a", "reduce_kernel_9b", "reduce_kernel_9", "reduce_kernel_10",
-                           "reduce_kernel_11"}) {
+                           "reduce_kernel_11", "reduce_kernel_12"}) {
     const Stage<Reduce> st = stage(name);
     for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{1000},
                           (std::size_t{1} << 20) + 3}) {
@@ -147,18 +151,23 @@ TEST_CASE("vectorised stages handle inputs that do not start on a 16-byte bounda
   }
 }
 
-TEST_CASE("reduce_kernel_11 gives one bit pattern over 20 runs on 2^26 floats",
-          "[gpu][ch07][reduce_kernel_11][determinism]") {
+TEST_CASE("reduce_kernel_11 (2^26 floats) and reduce_kernel_12 (2^20) give one bit pattern over 20 runs",
+          "[gpu][ch07][reduce_kernel_11][reduce_kernel_12][determinism]") {
   using namespace harness;
-  const Stage<Reduce> st = stage("reduce_kernel_11");
-  Session<Reduce>& s = cached_session<Reduce>(DType::f32, {}, std::size_t{1} << 26, "signed", run_seed());
-  std::set<std::vector<unsigned char>> patterns;
-  for (int run = 0; run < 20; ++run) {
-    const Verification v = s.run_and_check(st, s.args_for(st, 256, 0));
-    REQUIRE(v.ok);
-    patterns.insert(s.last_output());
+  for (const auto& [name, n, block] : {std::tuple<const char*, std::size_t, int>{"reduce_kernel_11", std::size_t{1} << 26, 256},
+                                       std::tuple<const char*, std::size_t, int>{"reduce_kernel_12", std::size_t{1} << 20, 1024}}) {
+    const Stage<Reduce> st = stage(name);
+    Session<Reduce>& s = cached_session<Reduce>(DType::f32, {}, n, "signed", run_seed());
+    std::set<std::vector<unsigned char>> patterns;
+    for (int run = 0; run < 20; ++run) {
+      const Verification v = s.run_and_check(st, s.args_for(st, block, 0));
+      INFO(name << " run " << run << ": " << v.message);
+      REQUIRE(v.ok);
+      patterns.insert(s.last_output());
+    }
+    INFO(name);
+    CHECK(patterns.size() == 1);
   }
-  CHECK(patterns.size() == 1);
 }
 
 TEST_CASE("the partials finish gives one bit pattern over 20 runs on 2^26 floats",
@@ -200,5 +209,28 @@ TEST_CASE("reduce_kernel_11 keeps its ticket counter in the workspace", "[gpu][c
     INFO(v1.message << " / " << v2.message);
     CHECK(v1.ok);
     CHECK(v2.ok);
+  }
+}
+
+TEST_CASE("reduce_kernel_12 leaves its ticket counter zero: runs back to back need no zeroing",
+          "[gpu][ch07][reduce_kernel_12]") {
+  // The workspace is prepared once (poison_for zeroes the ticket); then many runs with no zeroing
+  // between them, on grids of one block, a few and a full wave, and one with a grid the user picks,
+  // must all be right, and their results the same bits.
+  using namespace harness;
+  const Stage<Reduce> st = stage("reduce_kernel_12");
+  for (std::size_t n : {std::size_t{1000}, std::size_t{1} << 16, (std::size_t{1} << 22) + 7}) {
+    Session<Reduce>& s = cached_session<Reduce>(DType::i32, {}, n, "exact", run_seed());
+    for (std::size_t grid : {std::size_t{0}, std::size_t{7}}) {
+      const ReduceArgs a = s.args_for(st, 1024, grid);
+      s.poison_for(st);
+      for (int run = 0; run < 10; ++run) run_stage(st, a);
+      const Verification v = s.check_output(st, a);
+      INFO("n " << n << " grid " << grid << " (" << grid_of(st, a) << " blocks): " << v.message);
+      CHECK(v.ok);
+      unsigned ticket = 1;
+      CUDA_CHECK(cudaMemcpy(&ticket, a.workspace, sizeof ticket, cudaMemcpyDeviceToHost));
+      CHECK(ticket == 0u);
+    }
   }
 }

@@ -6,6 +6,7 @@
 #include "errors.hpp"
 
 using harness::parse_size;
+using harness::parse_size_list;
 using harness::UsageError;
 
 TEST_CASE("parse_size accepts integers and powers of two with offsets", "[cpu][cli]") {
@@ -74,4 +75,16 @@ TEST_CASE("command line: bad flags and values exit 2", "[cpu][cli]") {
   CHECK(run({"--n"}) == harness::kExitUsage);
   CHECK(run({"--grid", "5"}) == harness::kExitUsage);  // not offered by one-element-per-thread stages
   CHECK(run({"extra"}) == harness::kExitUsage);
+}
+
+TEST_CASE("parse_size_list reads lists and power-of-two ranges", "[cpu][cli]") {
+  using V = std::vector<std::size_t>;
+  CHECK(parse_size_list("1000") == V{1000});
+  CHECK(parse_size_list("2^10,1000,2^20+3") == V{1024, 1000, (std::size_t{1} << 20) + 3});
+  CHECK(parse_size_list("2^10..2^13") == V{1024, 2048, 4096, 8192});
+  CHECK(parse_size_list("2^10..5000") == V{1024, 2048, 4096});
+  CHECK(parse_size_list("3..3,7") == V{3, 7});
+  CHECK(parse_size_list("2^10..2^22").size() == 13);
+  for (const char* bad : {"", ",", "2^10,", "0..2^4", "2^5..2^4", "2^10..", "x", "1..2^62,1,2"})
+    CHECK_THROWS_AS(parse_size_list(bad), harness::UsageError);
 }

@@ -1,0 +1,176 @@
+//! @file launch_cost.cu
+//! @brief The program launch_cost: what one kernel launch costs on this GPU, measured three ways,
+//! so a reader can see where latency, not bandwidth, decides a small reduction or scan.
+//!
+//! An empty kernel (one block of one thread, no work) is launched and timed:
+//!   - events, one launch: a CUDA event before and after ONE launch, the median of many such pairs.
+//!     What it shows: the time from the first event to the second on the GPU, which is the launch's
+//!     own cost plus the events' (a kernel that does nothing still takes a few microseconds
+//!     here). The event timer resolves about half a microsecond (cudaEventElapsedTime: "a
+//!     resolution of around 0.5 microseconds"), so one launch's time is a few ticks of it; the row
+//!     "events, nothing between" shows what the two events alone read.
+//!   - events, N launches on a stream: N launches back to back between one pair of events, divided
+//!     by N. The GPU runs one launch after the other; if the CPU cannot enqueue them as fast as the
+//!     GPU runs them, this measures the CPU (the row "host, enqueue one launch" says how fast it is).
+//!   - events, a CUDA graph of N launches: the same N launches captured once into a graph and
+//!     replayed with one cudaGraphLaunch, divided by N: the GPU's cost of one more kernel in a
+//!     sequence, with the CPU out of the way.
+//! A stage whose run is one kernel of a few microseconds is bounded by these numbers, not by
+//! bytes: CUB's DeviceReduce launches twice above a few thousand items and DeviceScan always twice
+//! (tile-state initialisation, then the scan), so at small n the number of launches decides.
+//! Source: CUDA runtime API (cudaEventElapsedTime, cudaStreamBeginCapture, cudaGraphLaunch); the
+//! method (many launches timed together, or a graph) as in NVIDIA's CUDA Graphs introduction.
+#include <CLI/CLI.hpp>
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "cuda_check.hpp"
+#include "cuda_raii.hpp"
+#include "device_info.hpp"
+#include "errors.hpp"
+#include "program.hpp"
+#include "report.hpp"
+#include "timing.hpp"
+
+namespace {
+
+//! A kernel that does nothing: what is left of a launch when the work is taken away.
+__global__ void empty_kernel() {}
+
+//! One measured row: a way of timing, what it times, and microseconds per launch.
+struct Row {
+  std::string method;  //!< short name, e.g. "events, one launch"
+  std::string what;    //!< what the two timestamps enclose
+  int launches = 0;    //!< launches per sample
+  harness::TimingStats per_launch_ms;  //!< over the samples, each divided by `launches`
+};
+
+//! Launches the empty kernel `count` times on `stream`.
+void launch_empty(int count, cudaStream_t stream) {
+  for (int i = 0; i < count; ++i) empty_kernel<<<1, 1, 0, stream>>>();
+  CUDA_CHECK_LAUNCH();
+}
+
+//! `samples` event timings of `enqueue` (what it enqueues between the two events), each divided by
+//! `per_sample`, after `warmup` untimed samples.
+template <class Enqueue>
+harness::TimingStats event_samples(Enqueue enqueue, int per_sample, int samples, int warmup, cudaStream_t stream) {
+  harness::Event start, stop;
+  std::vector<double> ms;
+  for (int i = 0; i < warmup + samples; ++i) {
+    start.record(stream);
+    enqueue();
+    stop.record(stream);
+    stop.synchronize();
+    if (i >= warmup) ms.push_back(stop.elapsed_ms_since(start) / per_sample);
+  }
+  return harness::summarize_times(std::move(ms));
+}
+
+//! `samples` host-clock timings of enqueueing `per_sample` launches (no wait inside the clock),
+//! divided by `per_sample`: how fast the CPU can issue launches.
+harness::TimingStats host_samples(int per_sample, int samples, int warmup, cudaStream_t stream) {
+  std::vector<double> ms;
+  for (int i = 0; i < warmup + samples; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    launch_empty(per_sample, stream);
+    const auto t1 = std::chrono::steady_clock::now();
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (i >= warmup) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count() / per_sample);
+  }
+  return harness::summarize_times(std::move(ms));
+}
+
+//! `v` microseconds with two digits after the point.
+std::string us_text(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", ms * 1e3);
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"launch_cost: what one kernel launch costs on this GPU: an empty kernel timed with events around "
+               "one launch, N launches on a stream, and N launches replayed from a CUDA graph (microseconds per "
+               "launch)",
+               "launch_cost"};
+  int launches = 1000;
+  int samples = 51;
+  int warmup = 5;
+  std::string csv, md;
+  app.add_option("--launches", launches, "Launches per sample for the stream and graph rows (N)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--samples", samples, "Timed samples per row (median and min reported)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--warmup", warmup, "Untimed samples before each row")->check(CLI::Range(0, 10000))->capture_default_str();
+  app.add_option("--csv", csv, "Write the rows as CSV to this file");
+  app.add_option("--md", md, "Write the Markdown report to this file");
+  if (auto rc = harness::parse_flags(app, argc, argv)) return *rc;
+
+  return harness::run_program("launch_cost", [&]() -> int {
+    for (const std::string* path : {&csv, &md})
+      if (!path->empty()) harness::check_writable(*path);
+    const harness::DeviceInfo dev = harness::query_device();
+    harness::Stream stream;
+    cudaStream_t s = stream.get();
+
+    std::vector<Row> rows;
+    rows.push_back({"events, nothing between", "two events recorded back to back: the timer's floor", 1,
+                    event_samples([] {}, 1, samples, warmup, s)});
+    rows.push_back({"events, one launch", "one empty kernel between two events", 1,
+                    event_samples([&] { launch_empty(1, s); }, 1, samples, warmup, s)});
+    rows.push_back({"events, N launches (stream)", "N empty kernels enqueued back to back, divided by N", launches,
+                    event_samples([&] { launch_empty(launches, s); }, launches, samples, warmup, s)});
+    {
+      // The same N launches, captured once and replayed as one graph.
+      const harness::Graph graph([&](cudaStream_t st) { launch_empty(launches, st); }, 1, s);
+      rows.push_back({"events, N launches (graph)", "one CUDA graph of N empty kernels replayed, divided by N", launches,
+                      event_samples([&] { graph.launch(s); }, launches, samples, warmup, s)});
+    }
+    rows.push_back({"host, enqueue one launch", "CPU clock around N cudaLaunchKernel calls, divided by N", launches,
+                    host_samples(launches, samples, warmup, s)});
+
+    std::vector<std::vector<std::string>> table;
+    std::vector<harness::Record> records;
+    for (const Row& r : rows) {
+      table.push_back({r.method, r.what, std::to_string(r.launches), us_text(r.per_launch_ms.median_ms),
+                       us_text(r.per_launch_ms.min_ms)});
+      harness::Record rec;
+      rec.add("method", r.method).add("what", r.what).add("launches_per_sample", static_cast<long long>(r.launches))
+          .add("samples", static_cast<long long>(r.per_launch_ms.iters))
+          .add("us_median", r.per_launch_ms.median_ms * 1e3).add("us_min", r.per_launch_ms.min_ms * 1e3)
+          .add("device", dev.name);
+      records.push_back(std::move(rec));
+    }
+    std::ostringstream out;
+    out << "## What a kernel launch costs\n\n"
+        << "- device: " << dev.summary() << "\n"
+        << "- an empty kernel (1 block, 1 thread); N = " << launches << "; median and min of " << samples
+        << " samples after " << warmup << " warm-up\n"
+        << "- timer: CUDA events resolve about 0.5 us (cudaEventElapsedTime), so a single launch is a few "
+           "ticks; the N-launch rows divide one long interval by N\n\n"
+        << harness::markdown_table({"method", "what is timed", "launches per sample", "us per launch (median)", "us (min)"},
+                                   table)
+        << "\nThe graph row is what each extra kernel in a sequence costs the GPU; the one-launch row is what a "
+           "program that launches once and waits sees. A stage that runs in one launch instead of two saves "
+           "about one graph row per run; below the size where a run takes a few of these, launches decide.\n";
+    std::cout << out.str();
+    if (!md.empty()) harness::write_text_file(md, out.str());
+    if (!csv.empty()) {
+      std::ostringstream os;
+      harness::write_csv(os, records);
+      harness::write_text_file(csv, os.str());
+    }
+    return 0;
+  });
+}

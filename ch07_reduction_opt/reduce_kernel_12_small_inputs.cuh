@@ -1,0 +1,122 @@
+//! @file reduce_kernel_12_small_inputs.cuh
+//! @brief Stage 12 (past the article): for small inputs, where the launches and not the bytes
+//! decide: one launch per run and nothing else, and a grid sized so that each thread makes one trip.
+//!
+//! Below about 2^20 elements a run of stages 9 to 11 takes a few microseconds, and most of that is
+//! the cost of the launches, not of the bytes (the program launch_cost measures one launch on your
+//! GPU). Stage 11 enqueues two operations per run: a memset of its ticket counter, then the kernel;
+//! CUB's DeviceReduce launches two kernels above a few thousand items. Changed against stage 11:
+//!   - no zeroing launch. The block that draws the last ticket stores 0 back into the counter
+//!     (finish_in_last_block with TicketReset::by_last_block, last_block_finish.cuh), so the next
+//!     launch on the same workspace finds it zero. The workspace's ticket must be zero before the
+//!     first launch: the harness zeroes it once when it prepares the workspace
+//!     (Stage::workspace_zeroed_bytes), never between runs;
+//!   - one block when it is enough. With one block there is nothing to combine: the block's sum is
+//!     the result, written directly: no partial, no ticket, no second barrier;
+//!   - a grid sized for latency: each thread reads one trip of kUnroll 16-byte loads (64 bytes: 16
+//!     floats) and the grid grows with n only up to one full wave of resident blocks (stage 11's
+//!     rule, with that smaller share per thread), so at small n every load of the run is in flight at
+//!     once and no thread waits for a second trip;
+//!   - a default block of 1024 threads, so that one block covers up to 16 Ki floats, and a full wave
+//!     has a quarter of the blocks (and tickets) it would have at 256.
+//! Every n is handled as in stages 9 to 11 (any n, any element-aligned address; grid-stride, so a
+//! full wave still covers n past 2^31).
+//! What the profiler shows: one kernel per run and no memset (Nsight Systems); at n up to Block x
+//! 16 floats, a grid of one block and no atomic; above, at most one wave of blocks. Launches per
+//! run, beside CUB's: `reduce_ladder --small` (its `launches` column counts the graph nodes of one
+//! run).
+//! Source: this tutorial; the self-resetting counter as in the CUDA samples' threadFenceReduction
+//! (whose last block resets its global retirement count to 0 for the next launch).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "cuda_check.hpp"
+#include "block_sum_one_barrier.cuh"
+#include "last_block_finish.cuh"
+#include "reduce_grids.cuh"
+#include "reduce_problem.hpp"
+#include "thread_sum_vectorized.cuh"
+#include "vector_loads.cuh"
+
+namespace ch07 {
+
+//! Stage 12: stage 11's accumulation and block sum; with one block, the block's sum is the result;
+//! with more, the last-block finish that leaves the ticket counter zero for the next launch.
+//! @tparam T float, double or int
+//! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
+//! @param[in] data n elements, aligned to sizeof(T)
+//! @param[in] n number of elements (> 0)
+//! @param[out] partials gridDim.x elements of scratch, one per block (unused with one block)
+//! @param[in,out] retired the ticket counter: zero before the launch, and zero again after it (the
+//!                last block resets it); in the workspace, so launches on different workspaces
+//!                never share it. Unused with one block.
+//! @param[out] result one element: the sum (written, not accumulated: no zeroing needed)
+//! Launch: at most 2^31 - 1 blocks; two launches on one workspace must not run at once.
+template <class T, int Block>
+__global__ void __launch_bounds__(Block)
+    reduce_kernel_12(const T* __restrict__ data, std::size_t n, T* partials, unsigned* retired, T* result) {
+  const T sum = block_sum_one_barrier<T, Block>(thread_sum_vectorized(data, n));
+  if (gridDim.x == 1) {  // the whole input in one block: its sum is the result
+    if (threadIdx.x == 0) *result = sum;
+    return;
+  }
+  finish_in_last_block<T, Block, TicketReset::by_last_block>(sum, partials, retired, result);
+}
+
+// ---- How stage 12 is launched ----------------------------------------------------------------
+
+//! Bytes a thread of stage 12 reads before the grid stops growing with n: one trip of
+//! thread_sum_vectorized, kUnroll 16-byte loads.
+inline constexpr std::size_t kStage12BytesPerThread = kUnroll * 16;
+
+//! Stage 12's grid: the user's --grid if given, else one block per Block x kStage12BytesPerThread
+//! bytes of input, at most one full wave of resident blocks of its kernel (occupancy_grid_for).
+inline std::size_t reduce_kernel_12_grid(const harness::ReduceArgs& a) {
+  return occupancy_grid_for(
+      a,
+      [](auto t, auto block) {
+        return reinterpret_cast<const void*>(&reduce_kernel_12<decltype(t), decltype(block)::value>);
+      },
+      kStage12BytesPerThread);
+}
+
+//! Launches stage 12 on a.stream: one launch of reduce_kernel_12 on reduce_kernel_12_grid(a) blocks,
+//! its partials after the ticket counter. Nothing else is enqueued: the counter is left zero by the
+//! previous launch (or by whoever prepared the workspace), and the result needs no zeroing.
+//! @param[in] a n > 0, type float/double/int, block a power of two from 32 to 1024, grid 0 or any;
+//!            workspace of last_block_workspace(a, grid) bytes whose first kTicketBytes are zero
+inline void launch_reduce_kernel_12(const harness::ReduceArgs& a) {
+  const std::size_t grid = reduce_kernel_12_grid(a);
+  unsigned* retired = a.scratch<unsigned>();
+  harness::with_input_type(a.type, [&](auto t) {
+    using T = decltype(t);
+    T* partials = reinterpret_cast<T*>(a.scratch<unsigned char>() + kTicketBytes);
+    harness::with_block_size(a.block, [&](auto block) {
+      constexpr int B = decltype(block)::value;
+      reduce_kernel_12<T, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, partials, retired, a.output<T>());
+    });
+  });
+}
+
+//! Stage 12 as the harness runs it: the program `reduce_kernel_12`, the ladder and the tests.
+inline harness::Stage<harness::Reduce> reduce_kernel_12_stage() {
+  harness::Stage<harness::Reduce> s;
+  s.name = "reduce_kernel_12";
+  s.label = "one launch for small inputs";
+  s.change = "no zeroing launch (the last block resets the ticket), one block and no ticket when one block covers n, "
+             "a grid of one 64-byte trip per thread up to one wave; block 1024 by default";
+  s.source = "this tutorial (past the article); CUDA samples threadFenceReduction (self-resetting retirement count)";
+  s.grid_stride = true;
+  s.deterministic = true;
+  s.default_block = 1024;
+  s.grid_for = reduce_kernel_12_grid;
+  s.workspace_bytes = [](const harness::ReduceArgs& a) { return last_block_workspace(a, reduce_kernel_12_grid(a)); };
+  s.workspace_zeroed_bytes = kTicketBytes;
+  s.depth = [](const harness::ReduceArgs& a) { return last_block_depth(a, reduce_kernel_12_grid(a)); };
+  s.launch = launch_reduce_kernel_12;
+  return s;
+}
+
+}  // namespace ch07
