@@ -499,16 +499,10 @@ def main(argv=None):
     bin_dir = a.bin_dir or chapter["bin_dir"]
     a.type = a.type or chapter.get("type", "float")
 
-    ncu = cs.find_ncu(a.ncu)
-    if not ncu:
-        print("SKIPPED: ncu (Nsight Compute CLI) not found on PATH (or $NCU / --ncu)")
+    ncu, skipped = cs.ncu_and_gpu(a.ncu, need_gpu=not a.from_reports and not a.assume_gpu)
+    if skipped:
+        print(skipped)
         return cs.EXIT_SKIP
-    if not a.from_reports and not a.assume_gpu:
-        ok, why = cs.gpu_present()
-        if not ok:
-            print("SKIPPED: no NVIDIA GPU for ncu: " + why)
-            return cs.EXIT_SKIP
-        print("GPU: " + why)
     if a.from_reports and not a.reports:
         ap.error("--from-reports needs --reports DIR")
     reports = a.reports or tempfile.mkdtemp(prefix="%s_profile_" % a.chapter)

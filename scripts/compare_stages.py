@@ -342,6 +342,20 @@ def gpu_present():
     return True, "; ".join(gpus)
 
 
+def ncu_and_gpu(explicit_ncu, need_gpu):
+    """(ncu path, None) when ncu is found and, if `need_gpu`, a GPU is listed (its names printed);
+    else (None, a "SKIPPED: ..." line for the caller to print before it exits EXIT_SKIP)."""
+    ncu = find_ncu(explicit_ncu)
+    if not ncu:
+        return None, "SKIPPED: ncu (Nsight Compute CLI) not found on PATH (or $NCU / --ncu)"
+    if need_gpu:
+        ok, why = gpu_present()
+        if not ok:
+            return None, "SKIPPED: no NVIDIA GPU for ncu: " + why
+        print("GPU: " + why)
+    return ncu, None
+
+
 _UNKNOWN = set()  # metric names this ncu rejected earlier in this process
 _UNKNOWN_METRIC_RE = re.compile(r"Failed to find metric\s+(\S+)")
 

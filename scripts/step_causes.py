@@ -301,15 +301,10 @@ def main(argv=None):
     if a.list:
         return 1 if bad else 0
 
-    ncu = cs.find_ncu(a.ncu)
-    if not ncu:
-        print("SKIPPED: ncu (Nsight Compute CLI) not found on PATH (or $NCU / --ncu)")
+    ncu, skipped = cs.ncu_and_gpu(a.ncu, need_gpu=not a.from_reports and not a.assume_gpu)
+    if skipped:
+        print(skipped)
         return cs.EXIT_SKIP
-    if not a.from_reports and not a.assume_gpu:
-        ok, why = cs.gpu_present()
-        if not ok:
-            print("SKIPPED: no NVIDIA GPU for ncu: " + why)
-            return cs.EXIT_SKIP
     reports = a.reports or tempfile.mkdtemp(prefix="step_causes_")
     os.makedirs(reports, exist_ok=True)
     dirs = cs.build_dirs(a.build_dir)
