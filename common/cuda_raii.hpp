@@ -141,10 +141,17 @@ class Graph {
       cudaGraph_t broken = nullptr;
       cudaStreamEndCapture(stream, &broken);  // leave the stream usable
       if (broken) cudaGraphDestroy(broken);
+      (void)cudaGetLastError();  // the invalidated capture's error, so no later launch check reports it
       throw;
     }
     CUDA_CHECK(cudaStreamEndCapture(stream, &graph_));
-    if (instantiate) CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
+    if (instantiate) {
+      const cudaError_t e = cudaGraphInstantiate(&exec_, graph_, 0);
+      if (e != cudaSuccess) {
+        reset();  // the destructor does not run for a constructor that throws
+        throw_cuda_error(e, "cudaGraphInstantiate(&exec_, graph_, 0)", __FILE__, __LINE__);
+      }
+    }
   }
   ~Graph() { reset(); }
   Graph(const Graph&) = delete;

@@ -49,7 +49,8 @@ TimingStats time_on_gpu(const std::function<void(cudaStream_t)>& op, const Timin
   int iters = std::max(1, options.iters);
   int warmup = options.warmup;
   if (options.max_seconds > 0) {
-    const double estimate_ms = std::max(one_run(), 1e-6);
+    // A sample takes `runs` runs: the budget counts samples, not single runs.
+    const double estimate_ms = std::max(one_run() * runs, 1e-6);
     const double budget_ms = options.max_seconds * 1e3;
     warmup = std::clamp(static_cast<int>(std::floor(0.25 * budget_ms / estimate_ms)), 0, warmup - 1);
     iters = std::clamp(static_cast<int>(std::floor(budget_ms / estimate_ms)), 1, iters);

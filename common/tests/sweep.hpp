@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <iterator>
 #include <list>
 #include <memory>
 #include <set>
@@ -148,9 +149,17 @@ harness::Session<P>& cached_session(harness::DType type, const typename P::Confi
   const std::size_t small = cache_budget_bytes() / 64;
   const auto over = [&] { return cached_bytes() + need > cache_budget_bytes(); };
   if (need <= small) {
-    for (auto it = c.entries.end(); it != c.entries.begin() && over();) {
-      --it;
-      if (it->second->device_bytes() <= small) it = c.entries.erase(it);
+    // Only when that brings the total under the budget (else the large sessions alone are over it,
+    // and a small input is allowed over it too), oldest first, and never the most recent session,
+    // which a caller may still hold beside the new one.
+    std::size_t small_bytes = 0;
+    for (auto it = std::next(c.entries.begin(), c.entries.empty() ? 0 : 1); it != c.entries.end(); ++it)
+      if (it->second->device_bytes() <= small) small_bytes += it->second->device_bytes();
+    if (cached_bytes() - small_bytes + need <= cache_budget_bytes()) {
+      for (auto it = c.entries.end(); it != c.entries.begin() && over();) {
+        --it;
+        if (it != c.entries.begin() && it->second->device_bytes() <= small) it = c.entries.erase(it);
+      }
     }
   } else {
     while (!c.entries.empty() && over()) c.entries.pop_back();
