@@ -107,7 +107,7 @@ class Session {
   }
 
   //! poison(), then zeroes the first Stage::workspace_zeroed_bytes of the workspace: what `stage`
-  //! needs before its first launch on this workspace (its launches keep them zero).
+  //! needs before its first launch on this workspace (its launches keep them ready for the next).
   void poison_for(const Stage<P>& stage) {
     poison();
     const std::size_t zeroed = std::min(stage.workspace_zeroed_bytes, workspace_.bytes());

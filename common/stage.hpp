@@ -67,11 +67,13 @@ struct Stage {
   std::function<std::size_t(const Args&)> grid_for;
   //! Scratch bytes the stage needs; null means none.
   std::function<std::size_t(const Args&)> workspace_bytes;
-  //! Bytes at the start of the workspace that must be zero when a launch starts and that every
-  //! launch that completes leaves zero again (a ticket counter its last block resets), so the launch
-  //! enqueues no zeroing of its own; 0: none. The harness zeroes them once after poisoning the
-  //! workspace (Session::poison_for), never between timed runs. A launch stopped midway may leave
-  //! them non-zero; the next poison_for (or the caller's own cudaMemset) sets them again.
+  //! Bytes at the start of the workspace that must be zero before the first launch on it and that
+  //! every launch that completes leaves ready for the next (zero again: a ticket counter its last
+  //! block resets, ch07's stage 12; or a run word whose epoch it advances, ch08's scan stage 9), so
+  //! the launch enqueues no zeroing of its own; 0: none. The harness zeroes them once after
+  //! poisoning the workspace (Session::poison_for), never between timed runs. A launch stopped
+  //! midway may leave them in any state; the next poison_for (or the caller's own cudaMemset after
+  //! the same poison) sets them again.
   std::size_t workspace_zeroed_bytes = 0;
   //! Longest chain of floating-point additions any output value goes through (elements per
   //! thread, tree levels, partials folded serially or by atomics), for the error bound on random

@@ -13,12 +13,13 @@
 #include "scan_stage_7_streaming.cuh"
 #include "scan_stage_8_bulk_copy_pipeline.cuh"
 #include "scan_stage_8_shapes.cuh"
+#include "scan_stage_9_small_inputs.cuh"
 
 namespace ch08 {
 
 std::vector<harness::Stage<harness::Scan>> all_scan_stages() {
   return {scan_stage_1_stage(), scan_stage_2_stage(), scan_stage_3_stage(), scan_stage_4_stage(),
-          scan_stage_5_stage(), scan_stage_6_stage(), scan_stage_7_stage(), scan_stage_8_stage()};
+          scan_stage_5_stage(), scan_stage_6_stage(), scan_stage_7_stage(), scan_stage_8_stage(), scan_stage_9_stage()};
 }
 
 harness::Stage<harness::Scan> scan_stage_named(const std::string& name) {

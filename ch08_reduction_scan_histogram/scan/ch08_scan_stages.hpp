@@ -11,13 +11,14 @@
 
 namespace ch08 {
 
-//! The multi-block scan stages (1 to 8) in ladder order; the one-block Blelloch scan is not a
-//! ladder stage (it scans at most one block). Stage 8 needs sm_90 (min_cc) and a toolkit with
+//! The multi-block scan stages (1 to 9) in ladder order; the one-block Blelloch scan is not a
+//! ladder stage (it scans at most one block). Stage 9 is the form for small inputs (one launch per
+//! run, `scan_ladder --small`). Stage 8 needs sm_90 (min_cc) and a toolkit with
 //! CCCL 2.8 or newer (unavailable otherwise): where it cannot run, check_device_fit refuses it
 //! before any launch, and the ladder skips it with one line.
 std::vector<harness::Stage<harness::Scan>> all_scan_stages();
 
-//! The scan stage called `name` ("scan_block_blelloch", "scan_stage_1" .. "scan_stage_8").
+//! The scan stage called `name` ("scan_block_blelloch", "scan_stage_1" .. "scan_stage_9").
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Scan> scan_stage_named(const std::string& name);
 

@@ -24,8 +24,9 @@
 //! Determinism: as stage 4 (not promised for float and double; ints always the same).
 //! Source: Merrill and Garland 2016 (decoupled look-back); CUDA C++ Best Practices Guide,
 //! "Coalesced Access to Global Memory" and vectorised accesses.
-//! The layout, its loads and stores are in striped_vectors.cuh (stages 6 to 8 use them too); combine_warps
-//! in block_scan.cuh; TileStatus, take_tile_index and block_look_back in tile_status.cuh and look_back.cuh.
+//! The layout, its loads and stores and the block scan of a tile in it (striped_block_scan) are in
+//! striped_vectors.cuh (stages 6 to 9 use them too); combine_warps in block_scan.cuh; TileStatus,
+//! take_tile_index and block_look_back in tile_status.cuh and look_back.cuh.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -101,34 +102,8 @@ __global__ void __launch_bounds__(Block, launch_min_blocks(Block, MinBlocks))
   T x[Vectors][kVec];
   load_striped<Cache, Vectors>(in, tile_base, n, vector_ok, x);
 
-  // Each vector's sum, then one warp scan per vector index j (interleaved by the unrolled loops).
-  T scan[Vectors];
-#pragma unroll
-  for (int j = 0; j < Vectors; ++j) {
-    scan[j] = x[j][0];
-#pragma unroll
-    for (int k = 1; k < kVec; ++k) scan[j] = scan[j] + x[j][k];
-  }
-  const unsigned lane = threadIdx.x % 32;
-#pragma unroll
-  for (unsigned d = 1; d < 32; d <<= 1) {
-#pragma unroll
-    for (int j = 0; j < Vectors; ++j) {
-      const T y = __shfl_up_sync(kFullMask, scan[j], d);
-      if (lane >= d) scan[j] = y + scan[j];
-    }
-  }
-  // base[j]: the sum of this warp's segment before vector j of this lane. The warp's vectors with
-  // index j come after every vector with a smaller index, so a carry chains the 32-lane totals.
   T base[Vectors];
-  T carry = T(0);
-#pragma unroll
-  for (int j = 0; j < Vectors; ++j) {
-    const T before_lane = __shfl_up_sync(kFullMask, scan[j], 1);
-    base[j] = lane == 0 ? carry : carry + before_lane;
-    carry = carry + __shfl_sync(kFullMask, scan[j], 31);
-  }
-  const WarpOffsets<T> w = combine_warps<T, Block>(carry, warp_sums);  // carry: this warp's total
+  const WarpOffsets<T> w = striped_block_scan<T, Block, Vectors>(x, base, warp_sums);
 
   const T offset = block_look_back<T, TileStatus<T>, Spin>(status, tile, w.block_total) + w.warp_exclusive;
 #pragma unroll

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "block_scan.cuh"
 #include "scan/scan_problem.hpp"
 #include "vec16.cuh"
 
@@ -90,6 +91,50 @@ __device__ __forceinline__ void store_striped(T* out, std::size_t tile_base, std
         if (first + k < n) out[first + k] = y[k];
     }
   }
+}
+
+//! The block scan of one warp-striped tile, in registers and one barrier: each thread adds each of
+//! its vectors' elements, the warp scans the 32 vector sums with shuffles (one scan per vector
+//! index j, the Vectors scans interleaved by the unrolled loops), a running carry chains
+//! j = 0, 1, ... (a warp's vectors with index j come after every vector with a smaller index), and
+//! combine_warps adds the warps. Every thread of the block must call it, at most once per kernel
+//! (combine_warps' rule).
+//! @tparam T float, double or int
+//! @tparam Block threads per block (equal to blockDim.x), a multiple of 32, at most 1024
+//! @tparam Vectors 16-byte vectors per thread
+//! @param[in] x the thread's vectors, as load_striped gives them
+//! @param[out] base base[j]: the sum of this warp's segment before this lane's vector j
+//! @param[out] warp_sums Block / 32 shared elements (combine_warps' slots)
+//! @return this warp's offset in the tile and the tile's total
+template <class T, int Block, int Vectors>
+__device__ __forceinline__ WarpOffsets<T> striped_block_scan(const T (&x)[Vectors][kVecItems<T>], T (&base)[Vectors],
+                                                             T* warp_sums) {
+  T scan[Vectors];
+#pragma unroll
+  for (int j = 0; j < Vectors; ++j) {
+    scan[j] = x[j][0];
+#pragma unroll
+    for (int k = 1; k < kVecItems<T>; ++k) scan[j] = scan[j] + x[j][k];
+  }
+  const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+  for (unsigned d = 1; d < 32; d <<= 1) {
+#pragma unroll
+    for (int j = 0; j < Vectors; ++j) {
+      const T y = __shfl_up_sync(kFullMask, scan[j], d);
+      if (lane >= d) scan[j] = y + scan[j];
+    }
+  }
+  // base[j]: the sum of this warp's segment before vector j of this lane. The warp's vectors with
+  // index j come after every vector with a smaller index, so a carry chains the 32-lane totals.
+  T carry = T(0);
+#pragma unroll
+  for (int j = 0; j < Vectors; ++j) {
+    const T before_lane = __shfl_up_sync(kFullMask, scan[j], 1);
+    base[j] = lane == 0 ? carry : carry + before_lane;
+    carry = carry + __shfl_sync(kFullMask, scan[j], 31);
+  }
+  return combine_warps<T, Block>(carry, warp_sums);  // carry: this warp's total
 }
 
 //! Streaming loads and stores: cache at all levels, likely accessed once (evict first).

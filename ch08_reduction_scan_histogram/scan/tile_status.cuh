@@ -2,7 +2,10 @@
 //! @brief What the single-pass scans (stages 4 to 8) publish per tile and how: a flag and a value
 //! per tile (INVALID, AGGREGATE, INCLUSIVE), stored with release and read with acquire semantics
 //! (or as one 64-bit word for 4-byte types); the workspace they live in; the tile counter a block
-//! takes its tile from; a warp's sum. The look-back that reads them is in look_back.cuh.
+//! takes its tile from; a warp's sum; and, for scan stage 9, a status whose words carry the run's
+//! epoch (EpochTileStatus) and the run word a block takes its tile and that epoch from
+//! (take_run_ticket), so that no launch has to zero anything. The look-back that reads them is in
+//! look_back.cuh.
 #pragma once
 #include <cuda/atomic>
 #include <cuda_runtime.h>
@@ -13,15 +16,9 @@
 
 #include "block_scan.cuh"
 #include "scan_support.cuh"
+#include "tile_flags.cuh"
 
 namespace ch08 {
-
-//! Status of a tile in the look-back.
-enum TileFlag : unsigned {
-  kTileInvalid = 0,    //!< nothing published yet (the value after the launch's memset)
-  kTileAggregate = 1,  //!< the tile's own total is published
-  kTileInclusive = 2   //!< the sum of this tile and every tile before it is published
-};
 
 //! A flag and the value it publishes.
 template <class T>
@@ -136,6 +133,92 @@ __device__ __forceinline__ unsigned take_tile_index(unsigned* tile_counter) {
   if (threadIdx.x == 0) tile_index = atomicAdd(tile_counter, 1u);
   __syncthreads();
   return tile_index;
+}
+
+// ---- Status words tagged with the run's epoch (scan stage 9: nothing zeroed between runs) ------
+// The tags, the epochs and why no stale or garbage word passes for a current one: tile_flags.cuh.
+
+//! Tile status tagged with the run's epoch, at a place per tile that does not depend on the number
+//! of tiles (runs of different sizes share one workspace): one 64-bit word per tile for 4-byte types
+//! (tag in the high 32 bits, value bits in the low 32, one relaxed 64-bit store or load, as
+//! PackedTileStatus); three for double (the tag word, then the aggregate and the inclusive slots:
+//! value first, then the tag with release; the reader acquires the tag, then reads the slot it
+//! names, as SplitTileStatus).
+//! @tparam T float, double or int
+template <class T>
+struct EpochTileStatus {
+  //! 64-bit words per tile.
+  static constexpr std::size_t kWords = sizeof(T) == 4 ? 1 : 3;
+  unsigned long long* words;  //!< kWords words per tile
+  unsigned epoch;             //!< the run's epoch (next_epoch of the run word's)
+
+  //! Bytes for `tiles` tiles.
+  static std::size_t bytes(std::size_t tiles) { return tiles * kWords * sizeof(unsigned long long); }
+  //! Tiles whose status fits in `bytes` bytes.
+  static std::size_t capacity(std::size_t bytes) { return bytes / (kWords * sizeof(unsigned long long)); }
+
+  //! Publishes `value` with `flag` for `tile`, tagged with this run's epoch.
+  __device__ void publish(std::size_t tile, unsigned flag, T value) const {
+    unsigned long long* w = words + tile * kWords;
+    const unsigned long long tag = static_cast<unsigned long long>(epoch_tag(epoch, flag)) << 32;
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(w[0]);
+    if constexpr (sizeof(T) == 4) {
+      unsigned bits;
+      std::memcpy(&bits, &value, sizeof bits);
+      word.store(tag | bits, cuda::memory_order_relaxed);
+    } else {
+      std::memcpy(&w[flag == kTileAggregate ? 1 : 2], &value, sizeof value);
+      word.store(tag, cuda::memory_order_release);
+    }
+  }
+  //! Reads the flag of `tile` in this run (INVALID unless this run published it) and its value.
+  __device__ TileState<T> load(std::size_t tile) const {
+    unsigned long long* w = words + tile * kWords;
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(w[0]);
+    TileState<T> s{kTileInvalid, T(0)};
+    if constexpr (sizeof(T) == 4) {
+      const unsigned long long x = word.load(cuda::memory_order_relaxed);
+      s.flag = flag_in_epoch(static_cast<unsigned>(x >> 32), epoch);
+      const unsigned bits = static_cast<unsigned>(x);
+      if (s.flag != kTileInvalid) std::memcpy(&s.value, &bits, sizeof bits);
+    } else {
+      s.flag = flag_in_epoch(static_cast<unsigned>(word.load(cuda::memory_order_acquire) >> 32), epoch);
+      if (s.flag != kTileInvalid) std::memcpy(&s.value, &w[s.flag == kTileAggregate ? 1 : 2], sizeof s.value);
+    }
+    return s;
+  }
+  //! Clears the tag of `tile` (INVALID in every epoch).
+  __device__ void clear(std::size_t tile) const {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(words[tile * kWords]);
+    word.store(0ull, cuda::memory_order_relaxed);
+  }
+};
+
+//! What a block learns from the run word: its tile and the run's epoch.
+struct RunTicket {
+  unsigned tile;   //!< this block's tile: the count of tiles taken before it in this run
+  unsigned epoch;  //!< this run's epoch, the same in every block of the run
+};
+
+//! Takes the block's tile and the run's epoch from the run word, one 64-bit word: the last run's
+//! epoch in the high 32 bits (0 before the first run), the tiles taken in this run in the low 32.
+//! Thread 0 adds 1 (one atomic: every block of the run reads the same epoch with its tile); the
+//! block that takes the last tile (gridDim.x - 1: every other block has taken its tile) stores this
+//! run's epoch with a count of 0, the word the next launch starts from. One barrier hands the ticket
+//! to every thread. Every thread must call it, once per kernel.
+//! @param[in,out] run_word zero before the first launch on a workspace; left ready for the next
+//! @return in every thread: the block's tile and the run's epoch
+__device__ __forceinline__ RunTicket take_run_ticket(unsigned long long* run_word) {
+  __shared__ RunTicket ticket;
+  if (threadIdx.x == 0) {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(*run_word);
+    const unsigned long long before = word.fetch_add(1ull, cuda::memory_order_relaxed);
+    const RunTicket t{static_cast<unsigned>(before), next_epoch(static_cast<unsigned>(before >> 32))};
+    if (t.tile == gridDim.x - 1) word.store(static_cast<unsigned long long>(t.epoch) << 32, cuda::memory_order_relaxed);
+    ticket = t;
+  }
+  __syncthreads();
+  return ticket;
 }
 
 //! Longest addition chain of a look-back scan: the tile's own chain, plus, in the worst case, a

@@ -3,14 +3,21 @@
 // tile and a tile of tiles, 2^20+3, 2^24, every supported block size, on exact data (every element
 // +1 or -1: every output equal) and seeded signed data (each prefix against the stage's depth bound, or
 // "not checked"), on poisoned outputs and workspaces; and 2^31 + 1 ints at block 256 for one stage
-// of each family.
+// of each family. Stage 9 (one launch, nothing zeroed between runs): the sweep (its run word zeroed
+// once per checked run by Session::poison_for), 10 runs back to back on one workspace at one tile,
+// a few tiles and many, a CUDA graph of 10 runs replayed, and runs across the epoch's wrap-around.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "catch.hpp"
 #include "ch08_scan_stages.hpp"
+#include "cuda_check.hpp"
+#include "cuda_raii.hpp"
+#include "scan_support.cuh"
 #include "sweep.hpp"
+#include "tile_flags.cuh"
 
 using namespace harness;
 using testing_support::sweep;
@@ -62,12 +69,131 @@ TEST_CASE("scan_stage_8: every ring shape (sm_90+)", "[gpu][ch08][scan]") {
     CHECK(sweep(st, s) > 0);
   }
 }
+TEST_CASE("scan_stage_9: one launch for small inputs", "[gpu][ch08][scan][scan_stage_9]") {
+  auto s = scan_sweep();
+  s.sizes.insert(s.sizes.end(), {4095, 4096, 4097, 16383, 16384, 16385, (std::size_t{1} << 16) + 1});
+  CHECK(sweep(ch08::scan_stage_named("scan_stage_9"), s) > 0);
+}
+
+namespace {
+
+// Stage 9's run word: the last run's epoch (high 32 bits) and the tiles taken (low 32 bits).
+std::uint64_t run_word(const ScanArgs& a) {
+  std::uint64_t w = 0;
+  CUDA_CHECK(cudaMemcpy(&w, a.workspace, sizeof w, cudaMemcpyDeviceToHost));
+  return w;
+}
+
+// Poisons the output alone (Session::poison would poison the workspace too): NaN bytes for floats,
+// 0x80 bytes for ints, as Session::poison.
+void poison_output(Session<Scan>& s, const ScanArgs& a) {
+  const bool floating = a.type != DType::i32;
+  CUDA_CHECK(cudaMemsetAsync(a.out, floating ? 0xFF : 0x80, a.n * dtype_size(a.type), s.stream()));
+}
+
+}  // namespace
+
+TEST_CASE("scan_stage_9: 10 runs back to back on one workspace, nothing zeroed between them",
+          "[gpu][ch08][scan][scan_stage_9]") {
+  // The workspace is prepared once (poison_for: 0xFF everywhere, the run word zero); then every run
+  // is checked, with the output poisoned before it and the workspace left as the last run left it.
+  // Runs alternate blocks 128 and 512 on one workspace, so a run of fewer tiles follows one of more
+  // and the other way round (the words a larger run left must not count). One tile (n 1000), a few
+  // and many (2^22 + 7: 2052 and 513 float tiles); every type, exclusive and inclusive. After each
+  // run the run word holds the run's epoch and a count of 0 (one tile: untouched).
+  const Stage<Scan> st = ch08::scan_stage_named("scan_stage_9");
+  for (DType type : {DType::i32, DType::f32, DType::f64}) {
+    for (bool inclusive : {false, true}) {
+      Scan::Config config;
+      config.inclusive = inclusive;
+      for (std::size_t n : {std::size_t{1000}, std::size_t{40000}, (std::size_t{1} << 22) + 7}) {
+        Session<Scan>& s = testing_support::cached_session<Scan>(type, config, n, "exact", testing_support::run_seed());
+        const ScanArgs a128 = s.args_for(st, 128, 0);  // the larger workspace first: both share it
+        const ScanArgs a512 = s.args_for(st, 512, 0);
+        REQUIRE(a128.workspace == a512.workspace);
+        s.poison_for(st);
+        std::uint64_t epoch = 0;
+        for (int run = 1; run <= 10; ++run) {
+          const ScanArgs& a = run % 2 ? a128 : a512;
+          const std::size_t tiles = grid_of(st, a);
+          poison_output(s, a);
+          run_stage(st, a);
+          const Verification v = s.check_output(st, a);
+          if (tiles > 1) ++epoch;
+          INFO(dtype_name(type) << (inclusive ? " inclusive" : " exclusive") << " n " << n << " block " << a.block
+                                << " (" << tiles << " tiles) run " << run << ": " << v.message);
+          CHECK(v.ok);
+          CHECK(run_word(a) == epoch << 32);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("scan_stage_9: a CUDA graph of 10 runs, replayed twice, advances its own epoch",
+          "[gpu][ch08][scan][scan_stage_9][graph]") {
+  // A host argument would be frozen into the graph; the epoch lives in the workspace instead.
+  const Stage<Scan> st = ch08::scan_stage_named("scan_stage_9");
+  for (DType type : {DType::i32, DType::f64}) {
+    Session<Scan>& s = testing_support::cached_session<Scan>(type, {}, (std::size_t{1} << 20) + 3, "exact",
+                                                            testing_support::run_seed());
+    const ScanArgs a = s.args_for(st, 512, 0);
+    s.poison_for(st);
+    const harness::Graph graph([&](cudaStream_t) { run_stage(st, a); }, 10, s.stream());
+    for (std::uint64_t replay = 1; replay <= 2; ++replay) {
+      poison_output(s, a);
+      graph.launch(s.stream());
+      const Verification v = s.check_output(st, a);
+      INFO(dtype_name(type) << " replay " << replay << ": " << v.message);
+      CHECK(v.ok);
+      CHECK(run_word(a) == (10 * replay) << 32);
+    }
+  }
+}
+
+TEST_CASE("scan_stage_9: across the epoch's wrap-around, the run of epoch 1 clears the words past its tiles",
+          "[gpu][ch08][scan][scan_stage_9]") {
+  // The run word is set two runs before the wrap: a run of 2052 tiles (epoch kEpochMax - 1), one of
+  // 2052 (kEpochMax), one of 513 (epoch 1: writes tiles 0..512 with epoch 1, clears the rest of the
+  // workspace's words), then more. Every run is checked; after the run of epoch 1 the status words
+  // (int: one 64-bit word a tile, the tag in the high half) are epoch 1's up to 513 and 0 above.
+  const Stage<Scan> st = ch08::scan_stage_named("scan_stage_9");
+  Session<Scan>& s = testing_support::cached_session<Scan>(DType::i32, {}, (std::size_t{1} << 22) + 7, "exact",
+                                                          testing_support::run_seed());
+  const ScanArgs big = s.args_for(st, 128, 0), small = s.args_for(st, 512, 0);
+  const std::size_t small_tiles = grid_of(st, small);
+  REQUIRE(small_tiles == 513);
+  s.poison_for(st);
+  const std::uint64_t start = static_cast<std::uint64_t>(ch08::kEpochMax - 2) << 32;
+  CUDA_CHECK(cudaMemcpy(big.workspace, &start, sizeof start, cudaMemcpyHostToDevice));
+  const std::vector<unsigned> epochs{ch08::kEpochMax - 1, ch08::kEpochMax, 1, 2, 3};
+  for (std::size_t run = 0; run < epochs.size(); ++run) {
+    const ScanArgs& a = run == 2 ? small : big;
+    poison_output(s, a);
+    run_stage(st, a);
+    const Verification v = s.check_output(st, a);
+    INFO("run " << run << " (epoch " << epochs[run] << "): " << v.message);
+    CHECK(v.ok);
+    CHECK(run_word(a) == static_cast<std::uint64_t>(epochs[run]) << 32);
+    if (run != 2) continue;
+    const std::size_t words = (a.workspace_size - ch08::kWorkspaceAlign) / sizeof(std::uint64_t);
+    std::vector<std::uint64_t> status(words);
+    CUDA_CHECK(cudaMemcpy(status.data(), static_cast<const unsigned char*>(a.workspace) + ch08::kWorkspaceAlign,
+                          words * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+    std::size_t wrong = 0;
+    for (std::size_t t = 0; t < words; ++t) {
+      const unsigned tag = static_cast<unsigned>(status[t] >> 32);
+      wrong += t < small_tiles ? tag != ch08::epoch_tag(1, ch08::kTileInclusive) : tag != 0;
+    }
+    CHECK(wrong == 0);
+  }
+}
 
 // Past 2^31 the default run takes one stage of each family of kernels, the last where several share
 // one kernel: the three-pass Blelloch scan (stage 2: stage 1's kernels with a padded shared-memory
 // layout), reduce-then-scan with warp shuffles (stage 3), the scalar decoupled look-back (stage 4),
 // the vectorised look-back (stage 7: the kernel of stages 5 to 7, with more vectors and cache
-// hints), the bulk-copy pipeline (stage 8). Every multi-block stage runs there in
+// hints), the bulk-copy pipeline (stage 8), the epoch-tagged look-back (stage 9). Every multi-block stage runs there in
 // test_scan_gpu.long (label `long`).
 TEST_CASE("one scan stage of each family at n = 2^31 + 1 ints", "[gpu][ch08][scan][large]") {
   Scan::Config exclusive;
@@ -79,7 +205,7 @@ TEST_CASE("one scan stage of each family at n = 2^31 + 1 ints", "[gpu][ch08][sca
     return;
   }
   Session<Scan>& s = testing_support::cached_session<Scan>(DType::i32, exclusive, n, "signed", testing_support::run_seed());
-  for (const std::string& name : {"scan_stage_2", "scan_stage_3", "scan_stage_4", "scan_stage_7", "scan_stage_8"}) {
+  for (const std::string& name : {"scan_stage_2", "scan_stage_3", "scan_stage_4", "scan_stage_7", "scan_stage_8", "scan_stage_9"}) {
     const Stage<Scan> st = ch08::scan_stage_named(name);
     const std::string why = ch08::scan_refusal_here(st, 256);
     if (!why.empty()) {  // stage 8 below sm_90 or without its kernel in this build

@@ -72,6 +72,10 @@ struct Runner {
     if (ws.bytes() < bytes) ws = harness::DeviceBuffer(bytes);
     a.workspace = ws.data();
     a.workspace_size = ws.bytes();
+    if (s.workspace_zeroed_bytes > 0) {  // stage 9: what Session::poison_for does, on a workspace other stages used
+      ws.fill_bytes(0xFF);
+      CUDA_CHECK(cudaMemset(ws.data(), 0, std::min(s.workspace_zeroed_bytes, ws.bytes())));
+    }
     out.fill_bytes(0xA5);  // poison: a missed element cannot look right by accident
     s.launch(a);
     CUDA_CHECK_LAUNCH();

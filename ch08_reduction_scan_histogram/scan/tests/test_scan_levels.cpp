@@ -1,9 +1,10 @@
 // CPU tests of the multi-block scans' host arithmetic (scan_support.cuh): recursion levels,
-// workspace layout, grid limits; and what the stages refuse on the readers' GPUs (stage 7's
+// workspace layout, grid limits; stage 9's epoch tags (tile_flags.cuh) and its description; and what the stages refuse on the readers' GPUs (stage 7's
 // occupancy forms on a T4, stage 8 below sm_90 or without its kernel), without a GPU.
 #include <algorithm>
 #include <cstddef>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "catch.hpp"
@@ -12,6 +13,7 @@
 #include "run_stage.hpp"
 #include "errors.hpp"
 #include "scan_support.cuh"
+#include "tile_flags.cuh"
 
 using ch08::tile_levels;
 
@@ -142,5 +144,57 @@ TEST_CASE("stage 8 is refused below sm_90, and everywhere in a build without its
   if (!gap.empty()) {
     WARN("scan_stage_8 is not in this build: " << gap);
     CHECK((has(gap, "stage 8 needs CUDA 12.9 or newer") || has(gap, "-DCMAKE_CUDA_ARCHITECTURES")));
+  }
+}
+
+TEST_CASE("stage 9's tags: no stale, cleared or all-ones word passes for the current epoch", "[cpu][ch08][scan]") {
+  using ch08::epoch_tag;
+  using ch08::flag_in_epoch;
+  using ch08::kEpochMax;
+  using ch08::next_epoch;
+  // Epochs go 1 .. kEpochMax and wrap to 1; 0 (no run yet) is followed by 1.
+  CHECK(next_epoch(0) == 1u);
+  CHECK(next_epoch(1) == 2u);
+  CHECK(next_epoch(kEpochMax - 1) == kEpochMax);
+  CHECK(next_epoch(kEpochMax) == 1u);
+  CHECK(next_epoch(0xFFFFFFFFu) == 1u);  // an all-ones run word (not zeroed): still never epoch 0
+  // An all-ones word (the harness's 0xFF poison) has the epoch field 2^30 - 1, past every epoch.
+  CHECK((0xFFFFFFFFu >> 2) > kEpochMax);
+  for (unsigned e : {1u, 2u, 3u, 1000u, kEpochMax - 1, kEpochMax}) {
+    INFO("epoch " << e);
+    CHECK(next_epoch(e) != 0u);
+    CHECK(flag_in_epoch(0u, e) == ch08::kTileInvalid);            // cleared
+    CHECK(flag_in_epoch(0xFFFFFFFFu, e) == ch08::kTileInvalid);   // poisoned
+    CHECK(flag_in_epoch(epoch_tag(e, 3), e) == ch08::kTileInvalid);  // no flag 3
+    CHECK(flag_in_epoch(epoch_tag(e, ch08::kTileInvalid), e) == ch08::kTileInvalid);
+    for (unsigned f : {unsigned{ch08::kTileAggregate}, unsigned{ch08::kTileInclusive}}) {
+      CHECK(flag_in_epoch(epoch_tag(e, f), e) == f);
+      CHECK(flag_in_epoch(epoch_tag(e - 1, f), e) == ch08::kTileInvalid);  // the previous run's
+      CHECK(flag_in_epoch(epoch_tag(next_epoch(e), f), e) == ch08::kTileInvalid);
+    }
+  }
+}
+
+TEST_CASE("stage 9: one launch, its run word zeroed once, its workspace and grid", "[cpu][ch08][scan]") {
+  using namespace harness;
+  const Stage<Scan> s = ch08::scan_stage_named("scan_stage_9");
+  CHECK(ch08::all_scan_stages().back().name == "scan_stage_9");
+  CHECK(s.workspace_zeroed_bytes == 8);  // the run word only
+  CHECK(default_block_of(s) == 512);
+  CHECK(s.max_block == 1024);
+  CHECK_FALSE(s.deterministic);
+  ScanArgs a;
+  a.block = 512;
+  for (const auto& [type, tile, word_bytes] : {std::tuple<DType, std::size_t, std::size_t>{DType::f32, 8192, 8},
+                                               std::tuple<DType, std::size_t, std::size_t>{DType::i32, 8192, 8},
+                                               std::tuple<DType, std::size_t, std::size_t>{DType::f64, 4096, 24}}) {
+    INFO(dtype_name(type));
+    a.type = type;
+    for (std::size_t n : {std::size_t{1}, tile, tile + 1, (std::size_t{1} << 31) + 1}) {
+      a.n = n;
+      const std::size_t tiles = (n + tile - 1) / tile;
+      CHECK(s.grid_for(a) == tiles);
+      CHECK(s.workspace_bytes(a) == ch08::kWorkspaceAlign + tiles * word_bytes);
+    }
   }
 }
