@@ -8,7 +8,9 @@
 //! float and double every lane issues its own REDG (one atomic per element); for int nvcc
 //! aggregates the warp first: REDUX.SUM adds the 32 lanes' values and one elected lane (VOTEU.ANY,
 //! a predicated REDG) sends one atomic per warp.
-//! What the profiler shows: global atomic (RED) operations; L2 / atomic unit busy, DRAM idle.
+//! What the profiler shows: global atomic (RED) operations and DRAM idle (0.1% of peak,
+//! docs/results/H200/profile/ch07_profile_claims.md). That the L2's atomic unit is the busy part
+//! is the likely cause, not measured (no L2 atomic-throughput counter is committed).
 #pragma once
 #include <cuda_runtime.h>
 

@@ -3,8 +3,9 @@
 //! decide: one launch per run and nothing else, and a grid sized so that each thread makes one trip.
 //!
 //! Below about 2^20 elements a run of stages 9 to 11 takes a few microseconds, and most of that is
-//! the cost of the launches, not of the bytes (the program launch_cost measures one launch on your
-//! GPU). Stage 11 enqueues two operations per run: a memset of its ticket counter, then the kernel;
+//! likely the cost of the launches, not of the bytes (not yet measured on the H200: the program
+//! launch_cost measures one launch on your GPU). Stage 11 enqueues two operations per run: a
+//! memset of its ticket counter, then the kernel;
 //! CUB's DeviceReduce launches two kernels above a few thousand items. Changed against stage 11:
 //!   - no zeroing launch. The block that draws the last ticket stores 0 back into the counter
 //!     (finish_in_last_block with TicketReset::by_last_block, last_block_finish.cuh), so the next
@@ -21,7 +22,8 @@
 //!     has a quarter of the blocks (and tickets) it would have at 256.
 //! Every n is handled as in stages 9 to 11 (any n, any element-aligned address; grid-stride, so a
 //! full wave still covers n past 2^31).
-//! What the profiler shows: one kernel per run and no memset (Nsight Systems); at n up to Block x
+//! What the profiler should show (not yet run): one kernel per run and no memset (Nsight Systems);
+//! at n up to Block x
 //! 16 floats, a grid of one block and no atomic; above, at most one wave of blocks. Launches per
 //! run, beside CUB's: `reduce_ladder --small` (its `launches` column counts the graph nodes of one
 //! run).

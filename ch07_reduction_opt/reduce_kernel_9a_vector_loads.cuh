@@ -21,7 +21,9 @@
 //! head and tail loads, 3 LDG in all; 4 BAR.SYNC, as stage 8 (whose one LDG is its loop's 4-byte
 //! load).
 //! What the profiler should show against stage 8: global load instructions per byte fall by 4
-//! (float); bytes in flight per thread grow from 4 to 16.
+//! (float); bytes in flight per thread grow from 4 to 16. Checked by
+//! scripts/check_profile_claims.py
+//! (8 -> 9a) once run on the H200; not run yet.
 //! The accumulation is thread_sum_vectorized<1> (thread_sum_vectorized.cuh), which stages 9b to 11
 //! run with kUnroll loads in flight.
 #pragma once

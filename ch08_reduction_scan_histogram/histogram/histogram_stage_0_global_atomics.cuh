@@ -5,10 +5,11 @@
 //! The starting point. Every thread computes its sample's bin (the shared bin function,
 //! common/histogram/histogram_bins.cuh) and adds 1 to that bin's 64-bit counter in global memory.
 //! Correct for every input: integer atomics give exact counts in any order.
-//! What the profiler should show: one global atomic (RED.E.ADD.64) per sample, all aimed at `bins`
-//! addresses; the L2 atomic units serialise updates to one address, so "lts" atomic throughput
-//! is the limiter and DRAM throughput stays near zero. Skewed data is the worst case: with every
-//! sample in one bin, every update in the grid queues on one L2 address.
+//! What the profiler shows: one global atomic warp instruction per 32 samples and DRAM throughput
+//! near zero (0.1% of peak, docs/results/H200/profile/ch08-histogram_profile_claims.md). The likely
+//! cause, not measured (no "lts" atomic-throughput counter is committed): the L2 serialises updates
+//! to one address. Skewed data is the worst case: one bin takes 785.7 against uniform's 170.9 ms at
+//! 2^30 (histogram_ladder_2e30_uint8_*.md).
 #pragma once
 #include <cuda_runtime.h>
 

@@ -17,7 +17,8 @@
 //! samples leaves about 256 (255/256)^256 = 94 of 256 bins empty; with one-bin data, 255 of them.
 //!
 //! What the profiler should show against stage 0: global atomics fall from n to (grid x bins)
-//! (fewer with the skip); shared-memory atomics (ATOMS) appear, one per sample, with bank conflicts
+//! (fewer with the skip; measured: ch08-histogram_profile_claims.md); shared-memory atomics (ATOMS)
+//! appear, one per sample; expected, not measured: bank conflicts
 //! ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom") on random bins and a 32-way
 //! serialisation within a warp when every sample is in one bin.
 //! Shared counters are 32-bit: no block is given more than 2^31 samples (histogram_grid.hpp).

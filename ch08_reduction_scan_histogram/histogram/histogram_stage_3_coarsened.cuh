@@ -10,8 +10,10 @@
 //! `block` samples. The kernel is stage 2's (included from histogram_stage_2_per_warp.cuh).
 //! What the profiler should show against stage 2: far fewer blocks (about a thousand instead of
 //! n / block); global atomics fall by the same factor, to about grid x bins; shared atomics stay
-//! one per sample and become the limiter ("MIO Throttle" / "Short Scoreboard" stalls, ATOMS bank
-//! conflicts on random bins); DRAM throughput rises.
+//! one per sample; DRAM throughput rises (these three: scripts/check_profile_claims.py, 2 -> 3, not
+//! yet run on the H200). Expected, not claimed: shared atomics become the limiter ("MIO Throttle" /
+//! "Short Scoreboard" stalls, ATOMS bank conflicts on random bins; scripts/step_causes.py's
+//! stalls).
 #pragma once
 #include <cuda_runtime.h>
 

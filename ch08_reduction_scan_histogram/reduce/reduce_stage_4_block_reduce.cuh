@@ -10,7 +10,8 @@
 //! Cost per block: exactly 1 barrier for every block size; shared memory Block / 32 accumulators.
 //! What the profiler shows against stage 3: barriers per block fall to one; shared-memory
 //! instructions fall to one store per warp and one load per block; the time does not change
-//! (the grid-stride loop's loads bound stages 2 to 4 alike).
+//! (the grid-stride loop's loads bound stages 2 to 4 alike: long scoreboard tops their stalls,
+//! docs/results/H200/profile/ch08_profile_claims.md).
 //!
 //! Determinism: the fold order is fixed by the code (grid-stride order, then the shuffle tree, then
 //! the second pass over the partials in index order), so the same input, block and grid give the

@@ -7,9 +7,11 @@
 //! feeds it is not. Stages 2 to 4 read one 4-byte element per loop trip into one accumulator, and the
 //! next trip's fold needs that load: about one load in flight per thread. By Little's law, the bytes
 //! in flight the GPU needs to stream at full speed are bandwidth x latency: at about 4.8 TB/s and
-//! several hundred ns of DRAM latency, several megabytes across the whole GPU, far more than 4 bytes
-//! times the 270,000 resident threads. So stages 2 to 4 stop near half the peak whatever their
-//! tree. Stage 5 loads 16 bytes per instruction (float4 / double2 / int4) and issues kVectorLoads of
+//! several hundred ns of DRAM latency (assumed, not measured), several megabytes across the whole
+//! GPU, far more than 4 bytes times the 270,000 resident threads. Stages 2 to 4 do stop near half
+//! the peak whatever their tree, their warps waiting on global loads (long scoreboard,
+//! docs/results/H200/profile/ch08_profile_claims.md). Stage 5 loads 16 bytes per instruction
+//! (float4 / double2 / int4) and issues kVectorLoads of
 //! them into registers before folding any, each into its own accumulator: 64 bytes in flight per
 //! thread, where stage 4 has one 4-byte load per loop trip. The fold of one vector's lanes happens in registers, in a fixed order.
 //!
@@ -20,9 +22,11 @@
 //! Determinism: the fold order is fixed by n, the input's alignment, the block and the grid (grid-
 //! stride order, the vector's lanes, the four accumulators, then stage 4's shuffle tree and the
 //! second pass in index order): the same bits on every run.
-//! What the profiler shows against stage 4: DRAM throughput rises towards the copy's (chapter 7's
-//! stage 9, the same loop for sums only, goes from 45.7% to 74.4% of peak at 2^24 floats); global
-//! load instructions per byte fall 4x (LDG.E.128 in the SASS); barriers stay at one per block.
+//! What the profiler shows against stage 4: DRAM throughput rises towards the copy's (48.6% ->
+//! 75.8%
+//! of peak at 2^24 floats, ch08_profile_claims.md; chapter 7's stage 9 goes from 45.8% to 77.0%);
+//! global load instructions per byte fall 4x (LDG.E.128 in chapter 7's SASS check of the same loop,
+//! not of this kernel); barriers stay at one per block.
 //! Source: chapter 7's stage 9 (reduce_kernel_9_vectorized.cuh), with chapter 8's operators and its
 //! two-pass finish; the technique as in CUB's vectorised BlockLoad.
 //! Uses stage 4's block_fold (block_folds.cuh) and stage 2's grid rule (grid_stride.cuh).

@@ -19,8 +19,8 @@
 //! barriers per tile fall to 1 in both data passes; shared-memory instructions almost vanish (one
 //! store per warp, one load per lane); shuffle instructions appear.
 //! The loads are blocked (a thread reads Items consecutive elements with scalar loads): each warp
-//! instruction touches 32 sectors, and L1 serves the other Items - 1 instructions of the same
-//! sectors. Stage 5 replaces them by 16-byte vector loads.
+//! instruction touches 32 sectors, and L1 should serve the other Items - 1 instructions of the same
+//! sectors (not measured). Stage 5 replaces them by 16-byte vector loads.
 //! Determinism: a fixed order for every addition; the same bits on every run.
 //! Source: Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back" (NVIDIA
 //! NVR-2016-002), section 3 (reduce-then-scan) and its block-wide scans; chapter 8, section 8.6's

@@ -8,8 +8,9 @@
 //! reads, which must stay in L2 for the spinning loads to be cheap. Marking the data as streaming
 //! lets L2 evict it first. The kernel and launch are stage 5's with the StreamingCache policy and
 //! stage 6's 8 vectors per thread.
-//! What the profiler shows against stage 6: L2 hit rate of the status loads rises (or stays), DRAM
-//! bytes unchanged; the time moves only if L2 pressure was slowing the look-back.
+//! What the profiler should show against stage 6: L2 hit rate rises (or stays), DRAM bytes
+//! unchanged (scripts/check_profile_claims.py, 6 -> 7, not yet run on the H200); the time moves
+//! only if L2 pressure was slowing the look-back.
 //! Determinism: as stage 4 (not promised for float and double; ints always the same).
 //! Source: CUDA C++ Programming Guide, "Load Functions Using Cache Hints" (__ldcs, __stcs); PTX ISA,
 //! cache operators (.cs).

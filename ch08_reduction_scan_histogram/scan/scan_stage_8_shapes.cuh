@@ -11,7 +11,7 @@
 //!   - plain (`8x3`): the consumers publish the aggregate after scanning and the inclusive prefix
 //!     after the look-back warp hands them the prefix. Each tile's inclusive prefix then waits on its
 //!     block's consumers, the nearest INCLUSIVE predecessor is about a grid of blocks back, and every
-//!     walk costs many dependent round trips to L2.
+//!     walk costs many dependent round trips to L2 (a model; walk lengths were not measured).
 //!   - `-ahead` (pipeline_consumer_ahead): the consumers reduce tile i + 1 (and publish its aggregate)
 //!     before they wait for the prefix of tile i. Aggregates come a tile earlier, and the wait
 //!     overlaps a reduction; but an aggregate still waits until its block's consumers get to it,

@@ -3,7 +3,8 @@
 //! per run and nothing else, and no look-back at all when one tile covers n.
 //!
 //! Below about 2^20 elements a run of stages 4 to 7 takes a few microseconds, and much of that is
-//! the cost of what it enqueues, not of the bytes: a memset of the tile counter and the flags, then
+//! likely the cost of what it enqueues, not of the bytes (not yet measured: scan_ladder --small):
+//! a memset of the tile counter and the flags, then
 //! the kernel. CUB's DeviceScan launches twice as well (a kernel that initialises the tile status,
 //! then the scan). Changed against stage 5 (whose layout, loads and block scan it keeps):
 //!   - no zeroing launch. The counter and the flags must start every run in a known state; here
@@ -30,7 +31,8 @@
 //! Every n is handled as in stage 5 (any n, any element-aligned address: the vector path when `in`
 //! and `out` are both 16-byte aligned and the tile is whole, element by element otherwise; a grid of
 //! one tile per block, so n past 2^31 takes more tiles and 64-bit indices).
-//! What the profiler shows: one kernel per run and no memset (Nsight Systems; `scan_ladder --small`
+//! What the profiler should show (not yet run): one kernel per run and no memset (Nsight Systems;
+//! `scan_ladder --small`
 //! counts the launches of one run in its `launches` column); at n up to one tile, no global atomic
 //! and no status load; above, one atomic per block, as stage 5.
 //! Determinism: as stage 4 (not promised for float and double; ints always the same); with one
