@@ -25,6 +25,14 @@ add_test(NAME cpu.sass_claims_ch07
          COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/sass_check.py
                  ${PROJECT_SOURCE_DIR}/ch07_reduction_opt/tests/sass_claims.json
                  --nvcc ${CMAKE_CUDA_COMPILER} ${_sass_ccbin} --work-dir ${PROJECT_BINARY_DIR}/sass)
+# Chapter 8 scan's registers and spills (ch08_reduction_scan_histogram/scan/tests/sass_claims.json).
+add_test(NAME cpu.sass_claims_ch08_scan
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/sass_check.py
+                 ${PROJECT_SOURCE_DIR}/ch08_reduction_scan_histogram/scan/tests/sass_claims.json
+                 --nvcc ${CMAKE_CUDA_COMPILER} ${_sass_ccbin} --work-dir ${PROJECT_BINARY_DIR}/sass)
+set_tests_properties(cpu.sass_claims_ch08_scan PROPERTIES
+  LABELS "cpu;sass;ch08" SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} TIMEOUT 600
+  ENVIRONMENT "CUDACXX=${CMAKE_CUDA_COMPILER}")
 # The checker itself: its parsing, and a deliberately wrong claim that it must report FAILED.
 add_test(NAME cpu.sass_checker
          COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/tests/test_sass_check.py)

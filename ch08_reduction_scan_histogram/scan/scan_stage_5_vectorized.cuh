@@ -117,7 +117,8 @@ __global__ void __launch_bounds__(Block, launch_min_blocks(Block, MinBlocks))
 inline constexpr int kStage5Vectors = 4;
 
 //! Largest block a vectorised stage supports: 512 from 8 vectors per thread on (at 1024 threads the
-//! register file leaves 64 registers per thread, and the kernel spills), 1024 below.
+//! register file leaves 64 registers per thread: the 8-vector kernel fits them exactly for float and
+//! spills for double; test cpu.sass_claims_ch08_scan, sm_90), 1024 below.
 constexpr int max_block_for_vectors(int vectors) { return vectors >= 8 ? 512 : 1024; }
 
 //! The one block size of the stage-7 knobs (scan_stage_7 --tuning other than default): 256, the
