@@ -2,8 +2,8 @@
 //! @brief Scan stage 8's arithmetic on a tile in a stage of its ring (sm_90 and newer), the same in
 //! every shape and schedule: a stage's bytes (pipeline_stage_bytes) and elements (stage_elements),
 //! where a tile lies in the input (tile_extent), a consumer thread's vectors read from the stage
-//! (read_stage) and scanned across its warp as stage 5 scans them (scan_warp_vectors), and one warp's
-//! sum of the whole tile (sum_stage). The warps that use them, and the ring they read, are in
+//! (read_stage), to be scanned across the warp as stage 5 scans them (scan_warp_vectors, in
+//! striped_vectors.cuh), and one warp's sum of the whole tile (sum_stage). The warps that use them, and the ring they read, are in
 //! scan_stage_8_bulk_copy_pipeline.cuh.
 #pragma once
 #include <cstddef>
@@ -76,37 +76,6 @@ __device__ __forceinline__ void read_stage(const T* stage, std::size_t count, un
       for (int k = 0; k < kVecItems<T>; ++k) x[j][k] = e + k < count ? stage[e + k] : T(0);
     }
   }
-}
-
-//! Stage 5's scan of a warp's vectors in registers: vector sums, one warp scan per vector index, a
-//! carry over the vectors. base[j]: the sum of the warp's elements before vector j of this lane.
-//! @return the warp's total (every lane)
-template <class T, int Vectors>
-__device__ __forceinline__ T scan_warp_vectors(const T (&x)[Vectors][kVecItems<T>], T (&base)[Vectors]) {
-  const unsigned lane = threadIdx.x % 32;
-  T scan[Vectors];
-#pragma unroll
-  for (int j = 0; j < Vectors; ++j) {
-    scan[j] = x[j][0];
-#pragma unroll
-    for (int k = 1; k < kVecItems<T>; ++k) scan[j] = scan[j] + x[j][k];
-  }
-#pragma unroll
-  for (unsigned d = 1; d < 32; d <<= 1) {
-#pragma unroll
-    for (int j = 0; j < Vectors; ++j) {
-      const T y = __shfl_up_sync(kFullMask, scan[j], d);
-      if (lane >= d) scan[j] = y + scan[j];
-    }
-  }
-  T carry = T(0);
-#pragma unroll
-  for (int j = 0; j < Vectors; ++j) {
-    const T before_lane = __shfl_up_sync(kFullMask, scan[j], 1);
-    base[j] = lane == 0 ? carry : carry + before_lane;
-    carry = carry + __shfl_sync(kFullMask, scan[j], 31);
-  }
-  return carry;
 }
 
 //! The reduce warp's sum of the tile in a stage: its 32 lanes read the stage with 16-byte loads

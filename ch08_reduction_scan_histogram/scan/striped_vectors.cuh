@@ -93,6 +93,38 @@ __device__ __forceinline__ void store_striped(T* out, std::size_t tile_base, std
   }
 }
 
+//! The scan of a warp's vectors in registers (stages 5 to 7 and 9 through striped_block_scan, stage
+//! 8's compute warps directly): vector sums, one warp scan per vector index, a carry over the
+//! vectors. base[j]: the sum of the warp's elements before vector j of this lane.
+//! @return the warp's total (every lane)
+template <class T, int Vectors>
+__device__ __forceinline__ T scan_warp_vectors(const T (&x)[Vectors][kVecItems<T>], T (&base)[Vectors]) {
+  const unsigned lane = threadIdx.x % 32;
+  T scan[Vectors];
+#pragma unroll
+  for (int j = 0; j < Vectors; ++j) {
+    scan[j] = x[j][0];
+#pragma unroll
+    for (int k = 1; k < kVecItems<T>; ++k) scan[j] = scan[j] + x[j][k];
+  }
+#pragma unroll
+  for (unsigned d = 1; d < 32; d <<= 1) {
+#pragma unroll
+    for (int j = 0; j < Vectors; ++j) {
+      const T y = __shfl_up_sync(kFullMask, scan[j], d);
+      if (lane >= d) scan[j] = y + scan[j];
+    }
+  }
+  T carry = T(0);
+#pragma unroll
+  for (int j = 0; j < Vectors; ++j) {
+    const T before_lane = __shfl_up_sync(kFullMask, scan[j], 1);
+    base[j] = lane == 0 ? carry : carry + before_lane;
+    carry = carry + __shfl_sync(kFullMask, scan[j], 31);
+  }
+  return carry;
+}
+
 //! The block scan of one warp-striped tile, in registers and one barrier: each thread adds each of
 //! its vectors' elements, the warp scans the 32 vector sums with shuffles (one scan per vector
 //! index j, the Vectors scans interleaved by the unrolled loops), a running carry chains
@@ -109,32 +141,7 @@ __device__ __forceinline__ void store_striped(T* out, std::size_t tile_base, std
 template <class T, int Block, int Vectors>
 __device__ __forceinline__ WarpOffsets<T> striped_block_scan(const T (&x)[Vectors][kVecItems<T>], T (&base)[Vectors],
                                                              T* warp_sums) {
-  T scan[Vectors];
-#pragma unroll
-  for (int j = 0; j < Vectors; ++j) {
-    scan[j] = x[j][0];
-#pragma unroll
-    for (int k = 1; k < kVecItems<T>; ++k) scan[j] = scan[j] + x[j][k];
-  }
-  const unsigned lane = threadIdx.x % 32;
-#pragma unroll
-  for (unsigned d = 1; d < 32; d <<= 1) {
-#pragma unroll
-    for (int j = 0; j < Vectors; ++j) {
-      const T y = __shfl_up_sync(kFullMask, scan[j], d);
-      if (lane >= d) scan[j] = y + scan[j];
-    }
-  }
-  // base[j]: the sum of this warp's segment before vector j of this lane. The warp's vectors with
-  // index j come after every vector with a smaller index, so a carry chains the 32-lane totals.
-  T carry = T(0);
-#pragma unroll
-  for (int j = 0; j < Vectors; ++j) {
-    const T before_lane = __shfl_up_sync(kFullMask, scan[j], 1);
-    base[j] = lane == 0 ? carry : carry + before_lane;
-    carry = carry + __shfl_sync(kFullMask, scan[j], 31);
-  }
-  return combine_warps<T, Block>(carry, warp_sums);  // carry: this warp's total
+  return combine_warps<T, Block>(scan_warp_vectors<T, Vectors>(x, base), warp_sums);  // this warp's total
 }
 
 //! Streaming loads and stores: cache at all levels, likely accessed once (evict first).
