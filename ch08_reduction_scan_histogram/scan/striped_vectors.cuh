@@ -95,7 +95,11 @@ __device__ __forceinline__ void store_striped(T* out, std::size_t tile_base, std
 
 //! The scan of a warp's vectors in registers (stages 5 to 7 and 9 through striped_block_scan, stage
 //! 8's compute warps directly): vector sums, one warp scan per vector index, a carry over the
-//! vectors. base[j]: the sum of the warp's elements before vector j of this lane.
+//! vectors. Every lane of the warp must call it (full-mask shuffles).
+//! @tparam T float, double or int
+//! @tparam Vectors 16-byte vectors per thread
+//! @param[in] x the lane's vectors, warp-striped (load_striped, or read_stage in stage 8)
+//! @param[out] base base[j]: the sum of the warp's elements before vector j of this lane
 //! @return the warp's total (every lane)
 template <class T, int Vectors>
 __device__ __forceinline__ T scan_warp_vectors(const T (&x)[Vectors][kVecItems<T>], T (&base)[Vectors]) {
