@@ -24,7 +24,8 @@
 //!     round trip. With the reduce warp the walks are already short, and the extra loads can cost
 //!     more than they save.
 //!   - `4x6-early` (the default's kernel at 4 vectors, 6 stages): 16 KiB tiles at block 256, the same
-//!     shared memory as 8x3, with more and smaller copies in flight.
+//!     shared memory as 8x3, with more and smaller copies in flight; `3x8-early` (12 KiB tiles) and
+//!     `2x12-early` (8 KiB tiles) go further the same way.
 //! Threads: Block + 96 with the reduce warp, Block + 64 without. Every shape but the default is
 //! compiled at block 256 only (kPipelineShapeBlock).
 #pragma once
@@ -341,7 +342,7 @@ struct ComparedSchedule {
 //! description says what each name means).
 inline std::vector<std::string> scan_stage_8_shape_names() {
   return {"8x3-early", "8x3", "8x3-near", "8x3-ahead", "8x3-near-ahead", "8x3-near-early", "8x3-near16-early",
-          "4x6-early", "4x6-near16-early"};
+          "4x6-early", "4x6-near16-early", "3x8-early", "2x12-early"};
 }
 
 //! Stage 8 at each shape of scan_stage_8_shape_names(), in that order (for measuring the ring's
@@ -355,7 +356,9 @@ inline std::vector<harness::Stage<harness::Scan>> scan_stage_8_shapes() {
                                                pipeline_stage<ComparedSchedule<kNearWindows, false, true>, 8, 3>(),
                                                pipeline_stage<ComparedSchedule<kWideWindows, false, true>, 8, 3>(),
                                                pipeline_stage<EarlySchedule, 4, 6>(),
-                                               pipeline_stage<ComparedSchedule<kWideWindows, false, true>, 4, 6>()};
+                                               pipeline_stage<ComparedSchedule<kWideWindows, false, true>, 4, 6>(),
+                                               pipeline_stage<EarlySchedule, 3, 8>(),
+                                               pipeline_stage<EarlySchedule, 2, 12>()};
   const std::vector<std::string> names = scan_stage_8_shape_names();
   for (std::size_t i = 1; i < v.size(); ++i) v[i].label = "bulk-copy pipeline, " + names[i];
   return v;
