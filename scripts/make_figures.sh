@@ -17,12 +17,17 @@ Redraws the figures of the chapter pages from the committed ladder CSVs:
                                                     samples, uniform data
   ch08_histogram_contention.png                     every histogram stage and CUB against the
                                                     share of samples in the hottest bin (2^27)
+  ch07_small_inputs.png, ch08_scan_small_inputs.png microseconds per run from 2^10 to 2^22 floats:
+                                                    stages 9, 11, 12 and CUB; scan stages 7-9 and
+                                                    CUB (the small-input ladders, from --small-results)
   reduction_tree_banks.png, blelloch_sweeps.png,    the concept figures, drawn from the code's
   lookback_flags.png, scan_stage8_roles.png         parameters by scripts/plot_concepts.py (no CSV)
 Each CSV is found by its name anywhere under the results folder (subfolders included), so the
 files may move between folders; a name found twice is an error.
 
   --results DIR   results of one GPU (default docs/results/H200)
+  --small-results DIR  where the small-input ladders are (default docs/results/H100: not yet run
+                  on the H200)
   --out DIR       where the PNGs go (default docs/figures)
   --list          print the CSVs each figure is drawn from, draw nothing
   -h, --help      this text
@@ -36,11 +41,12 @@ EOF
 die() { echo "make_figures.sh: error: $*" >&2; echo "Run with --help for usage." >&2; exit 2; }
 
 cd "$(dirname "$0")/.."
-results=docs/results/H200; out=docs/figures; list=0
+results=docs/results/H200; small_results=docs/results/H100; out=docs/figures; list=0
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --results) [ $# -ge 2 ] && [ -n "$2" ] || die "--results needs a value"; results=$2; shift 2 ;;
+    --small-results) [ $# -ge 2 ] && [ -n "$2" ] || die "--small-results needs a value"; small_results=$2; shift 2 ;;
     --out) [ $# -ge 2 ] && [ -n "$2" ] || die "--out needs a value"; out=$2; shift 2 ;;
     --list) list=1; shift ;;
     *) die "unknown argument $1" ;;
@@ -70,6 +76,8 @@ hist=$(csv histogram_ladder_2e30_uint8_uniform.csv)
 contention=$(csv histogram_contention_2e27_uint8.csv)
 sweep_flushed=$(csv sweep_flushed.csv)
 sweep_warm=$(csv sweep_warm.csv)
+small_reduce=$(results=$small_results csv reduce_ladder_small_float.csv)
+small_scan=$(results=$small_results csv scan_ladder_small_float.csv)
 
 if [ "$list" = 1 ]; then
   echo "ch07_2e28_{bandwidth,roofline}.png  <- $ch07"
@@ -78,6 +86,8 @@ if [ "$list" = 1 ]; then
   echo "ch08_scan_2e30_{bandwidth,roofline}.png <- $scan"
   echo "ch08_histogram_2e30_{bandwidth,roofline}.png <- $hist"
   echo "ch08_histogram_contention.png       <- $contention"
+  echo "ch07_small_inputs.png               <- $small_reduce"
+  echo "ch08_scan_small_inputs.png          <- $small_scan"
   echo "reduction_tree_banks.png blelloch_sweeps.png lookback_flags.png scan_stage8_roles.png <- scripts/plot_concepts.py (the code's parameters)"
   exit 0
 fi
@@ -91,6 +101,10 @@ python3 scripts/plot_ladder.py "$ch07" --out-dir "$out" --prefix ch07_2e28 || rc
 [ $rc -eq 0 ] && { python3 scripts/plot_ladder.py "$scan" --out-dir "$out" --prefix ch08_scan_2e30 || rc=$?; }
 [ $rc -eq 0 ] && { python3 scripts/plot_ladder.py "$hist" --out-dir "$out" --prefix ch08_histogram_2e30 || rc=$?; }
 [ $rc -eq 0 ] && { python3 scripts/plot_contention.py "$contention" --out "$out/ch08_histogram_contention.png" || rc=$?; }
+[ $rc -eq 0 ] && { python3 scripts/plot_small_inputs.py "$small_reduce" --out "$out/ch07_small_inputs.png" \
+                     --stages reduce_kernel_9,reduce_kernel_11,reduce_kernel_12 || rc=$?; }
+[ $rc -eq 0 ] && { python3 scripts/plot_small_inputs.py "$small_scan" --out "$out/ch08_scan_small_inputs.png" \
+                     --stages scan_stage_7,scan_stage_8,scan_stage_9 || rc=$?; }
 [ $rc -eq 0 ] && { python3 scripts/plot_concepts.py --out-dir "$out" || rc=$?; }
 if [ $rc -ne 0 ]; then
   [ $rc -eq 77 ] && exit 77

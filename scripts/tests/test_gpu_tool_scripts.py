@@ -94,7 +94,7 @@ class CommandLines(unittest.TestCase):
         for expected in ("gpu_machine_check.sh", "tutorial.sh", "profile_stage.sh", "size_sweep.sh",
                          "make_figures.sh", "compare_stages.py", "check_profile_claims.py",
                          "run_sanitizers.py", "plot_ladder.py", "plot_size_sweep.py", "ninja_times.py",
-                         "step_causes.py"):
+                         "step_causes.py", "plot_small_inputs.py"):
             self.assertIn(expected, names)
 
     def test_help(self):
@@ -108,6 +108,7 @@ class CommandLines(unittest.TestCase):
     def test_unknown_argument(self):
         # Scripts that need a positional argument get one, so that the flag is what is refused.
         positional = {"plot_ladder.py": ["x.csv"], "plot_size_sweep.py": ["x.csv"], "ninja_times.py": ["build"],
+                      "plot_small_inputs.py": ["x.csv"],
                       "step_causes.py": ["x.csv"]}
         for path in scripts():
             with self.subTest(script=os.path.basename(path)):
@@ -134,7 +135,7 @@ class CommandLines(unittest.TestCase):
     def test_plot_help_without_matplotlib(self):
         # --help must work on a Python that has neither matplotlib nor pandas: they are imported
         # only to draw. (-S: no site-packages, where they would live.)
-        for name in ("plot_ladder.py", "plot_size_sweep.py"):
+        for name in ("plot_ladder.py", "plot_size_sweep.py", "plot_small_inputs.py"):
             r = subprocess.run([sys.executable, "-S", os.path.join(SCRIPTS, name), "--help"],
                                capture_output=True, text=True, timeout=60)
             self.assertEqual(r.returncode, 0, r.stderr)
