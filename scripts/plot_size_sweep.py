@@ -59,7 +59,7 @@ def main(argv=None):
         groups = [(stage, df[df["stage"] == stage], "C0"),
                   ("CUB", df[df["stage"].astype(str).str.startswith("cub::")], "C1")]
         if not a.no_copy:
-            groups.append(("copy (read+write)", df[df["stage"] == "copy"], "0.5"))
+            groups.append(("copy (read+write)", df[df["kind"] == "copy"], "0.5"))
         for name, part, color in groups:
             part = part.sort_values("n")
             if part.empty:
