@@ -74,13 +74,7 @@ def main(argv=None):
     ax.set_xlabel("n (elements)")
     ax.set_ylabel("GB/s (input bytes / median time)")
     ax.set_title("Size sweep: %s vs CUB" % stage)
-    ax.grid(True, which="both", ls=":", lw=0.5)
-    ax.legend(fontsize=8, loc="upper left")
-    fig.tight_layout()
-    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
-    fig.savefig(a.out, dpi=150)
-    print(a.out)
-    return 0
+    return plotting.save_figure(fig, ax, a.out)
 
 
 if __name__ == "__main__":

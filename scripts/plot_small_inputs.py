@@ -70,13 +70,7 @@ def main(argv=None):
     dtype = str(df["dtype"].iloc[0]) if "dtype" in df.columns else ""
     timing = str(df["timing"].iloc[0]) if "timing" in df.columns else ""
     ax.set_title(a.title or "Small inputs: %s, %s (%s-timed runs)" % (device, dtype, timing))
-    ax.grid(True, which="both", ls=":", lw=0.5)
-    ax.legend(fontsize=8, loc="upper left")
-    fig.tight_layout()
-    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
-    fig.savefig(a.out, dpi=150)
-    print(a.out)
-    return 0
+    return plotting.save_figure(fig, ax, a.out)
 
 
 if __name__ == "__main__":

@@ -95,3 +95,15 @@ def size_text(n):
     n = int(n)
     k = n.bit_length() - 1
     return "2^%d" % k if n > 0 and n == 1 << k else "%d" % n
+
+
+def save_figure(fig, ax, out):
+    """The plots' common end: a dotted grid, the legend at the upper left, a tight layout, the PNG
+    written to `out` at 150 dpi (its folder made if needed) and its path printed. Returns 0."""
+    ax.grid(True, which="both", ls=":", lw=0.5)
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    fig.savefig(out, dpi=150)
+    print(out)
+    return 0
