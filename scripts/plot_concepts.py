@@ -9,7 +9,7 @@
   scan_stage8_roles.png     scan stage 8's warp roles around its ring of shared-memory stages
 
 The block size, the ring's depth and vectors per thread and the role threads are read from
-ch08_reduction_scan_histogram/scan/scan_stage_8_bulk_copy_pipeline.cuh (kStage8Shape,
+ch08_reduction_scan_histogram/scan/scan_stage_8_bulk_copy_pipeline.cuh (kStage8Shape, its row for floats,
 kPipelineShapeBlock, kPipelineRoleThreads); the bank count (32) and warp size (32) are the hardware's.
 
   scripts/plot_concepts.py [--out-dir docs/figures] [--root .]
@@ -36,7 +36,8 @@ def stage8_params(root):
             sys.stderr.write("plot_concepts.py: cannot read %s from %s\n" % (what, path))
             sys.exit(2)
         return m
-    shape = grab(r"kStage8Shape\{(\d+),\s*(\d+)\}", "kStage8Shape")
+    # The default shape of 4-byte types (the figure draws floats): kStage8Shape's first branch.
+    shape = grab(r"kStage8Shape\s*=\s*sizeof\(T\)\s*==\s*4\s*\?\s*PipelineShape\{(\d+),\s*(\d+)\}", "kStage8Shape")
     block = grab(r"kPipelineShapeBlock\s*=\s*(\d+)", "kPipelineShapeBlock")
     roles = grab(r"kPipelineRoleThreads\s*=\s*(\d+)", "kPipelineRoleThreads")
     # The default schedule is -early: its kernel always has the reduce warp (EarlySchedule).
@@ -261,7 +262,7 @@ def stage8_roles(plt, out, p):
     arrow(8.9, 2.3, ring_x + 1.9, 2.95, "empty[s]", "#636363")
     arrow(ring_x + 0.2, 2.95, 1.5, 5.35, "", "#636363")
     ax.text(2.4, 4.6, "empty[s]: stage free again", fontsize=7.5, color="#636363")
-    ax.set_title("Scan stage 8 (%dx%d%s, block %d + %d role threads = %d): warp roles around the ring"
+    ax.set_title("Scan stage 8 on floats (%dx%d%s, block %d + %d role threads = %d): warp roles around the ring"
                  % (p["vectors"], p["stages"], "-early" if p["early"] else "", p["block"], p["role_threads"],
                     p["block"] + p["role_threads"]), fontsize=11)
     fig.tight_layout()

@@ -52,9 +52,11 @@
 //! than 16 / sizeof(T) elements before it (head) and after it (tail). 16-byte shared loads and global
 //! stores where the stage, `out` and the tile allow them (skip = 0, aligned, whole), else elements.
 //!
-//! Shape (kStage8Shape): 8 vectors of 16 bytes per consumer thread (stage 7's tile: 8,192 floats at
-//! block 256), 3 stages in the ring: Stages * (tile + 128) bytes of shared memory (98,688 at block
-//! 256: two blocks fit an SM of 227 KiB), Block + 96 threads.
+//! Shape (kStage8Shape, per element type): for float and int 4 vectors of 16 bytes per consumer
+//! thread (4,096 elements at block 256) and 6 stages in the ring; for double stage 7's tile, 8
+//! vectors (2,048 doubles at block 256), and 3 stages. Stages * (tile + 128) bytes of shared memory
+//! (99,072 and 98,688 at block 256: two blocks fit an SM of 227 KiB), Block + 96 threads. The shape
+//! table that chose them is on the page (stage8.md); `--pipeline` runs the others.
 //! Against stage 7 the profiler shows no stalls at a block barrier (waits on mbarriers instead) and
 //! DRAM throughput closer to a copy's (58.7% -> 70.9% at 2^26: ch08-scan_profile_claims.md).
 //! Determinism: as stage 4 (not promised for float and double). Requires compute capability 9.0:
@@ -335,8 +337,32 @@ struct PipelineShape {
   int vectors;  //!< 16-byte vectors each consumer thread scans per tile
   int stages;   //!< tiles the ring holds
 };
-//! Stage 8's default shape: stage 7's tile (8 vectors per consumer thread), 3 stages in the ring.
-inline constexpr PipelineShape kStage8Shape{8, 3};
+
+//! Stage 8's default shape for element type T, the fastest of the measured shape table (stage8.md):
+//! 4-byte types 4 vectors x 6 stages (16 KiB tiles at block 256, more and smaller copies in flight);
+//! double 8 x 3 (stage 7's 32 KiB tile), since every smaller tile made the double scan slower.
+//! Every default shape holds the same shared memory at a block size: 96 KiB at block 256.
+template <class T>
+inline constexpr PipelineShape kStage8Shape = sizeof(T) == 4 ? PipelineShape{4, 6} : PipelineShape{8, 3};
+
+//! A shape policy: the same shape for every element type (the compared shapes, scan_stage_8_shapes.cuh).
+template <int Vectors, int Stages>
+struct FixedShape {
+  template <class T>
+  static constexpr PipelineShape of{Vectors, Stages};  //!< the shape at element type T
+};
+
+//! The default's shape policy: the shape of kStage8Shape's row for the element type.
+struct PerTypeShape {
+  template <class T>
+  static constexpr PipelineShape of = kStage8Shape<T>;  //!< the shape at element type T
+};
+
+//! The shape a policy gives an element type.
+template <class Shape>
+PipelineShape shape_for(harness::DType type) {
+  return harness::with_input_type(type, [](auto t) { return Shape::template of<decltype(t)>; });
+}
 
 //! Dynamic shared memory of stage 8's kernel at a block size and shape, in bytes: the ring's stages.
 inline std::size_t pipeline_smem_bytes(int block, PipelineShape shape) {
@@ -360,36 +386,38 @@ struct EarlySchedule {
 #endif
 };
 
-//! Whether a schedule and shape are stage 8's default (compiled at every block size of the stage).
-template <class Schedule, int Vectors, int Stages>
-inline constexpr bool kIsStage8Default = std::is_same_v<Schedule, EarlySchedule> &&
-                                         Vectors == kStage8Shape.vectors && Stages == kStage8Shape.stages;
+//! Whether a schedule and shape policy are stage 8's default (compiled at every block size of the stage).
+template <class Schedule, class Shape>
+inline constexpr bool kIsStage8Default = std::is_same_v<Schedule, EarlySchedule> && std::is_same_v<Shape, PerTypeShape>;
 
 //! Shared memory one block of stage 8 uses at the arguments' block size and type: the ring (dynamic)
 //! and the slots (static), in bytes.
-template <int Vectors, int Stages>
+template <class Shape>
 std::size_t pipeline_block_smem(const harness::ScanArgs& a) {
   std::size_t slots = 0;
   harness::with_input_type(a.type, [&](auto t) {
+    using T = decltype(t);
     harness::with_block_size(a.block, [&](auto b) {
-      slots = sizeof(PipelineSlots<decltype(t), Stages, std::max(decltype(b)::value / 32, 1)>);
+      slots = sizeof(PipelineSlots<T, Shape::template of<T>.stages, std::max(decltype(b)::value / 32, 1)>);
     });
   });
-  return pipeline_smem_bytes(a.block, {Vectors, Stages}) + slots;
+  return pipeline_smem_bytes(a.block, shape_for<Shape>(a.type)) + slots;
 }
 
 #if CH08_STAGE8_PTX
-//! Calls `f(kernel, T{}, block)` with the schedule's kernel at the arguments' type and block size
-//! (clamped to 128..512 for the default, to 256 for other shapes; the stage refuses others first).
-template <class Schedule, int Vectors, int Stages, class F>
+//! Calls `f(kernel, T{}, block)` with the schedule's kernel at the arguments' type, that type's shape
+//! and the block size (clamped to 128..512 for the default, to 256 for other shapes; the stage
+//! refuses others first).
+template <class Schedule, class Shape, class F>
 void with_pipeline_kernel(harness::DType type, int block, F&& f) {
   harness::with_input_type(type, [&](auto t) {
     using T = decltype(t);
+    constexpr PipelineShape kShape = Shape::template of<T>;
     harness::with_block_size(block, [&](auto b) {
-      constexpr bool kEvery = kIsStage8Default<Schedule, Vectors, Stages>;
+      constexpr bool kEvery = kIsStage8Default<Schedule, Shape>;
       constexpr int kBlock = std::clamp(decltype(b)::value, kEvery ? kPipelineMinBlock : kPipelineShapeBlock,
                                         kEvery ? kPipelineMaxBlock : kPipelineShapeBlock);
-      f(Schedule::template kernel<T, kBlock, Vectors, Stages>(), t, std::integral_constant<int, kBlock>{});
+      f(Schedule::template kernel<T, kBlock, kShape.vectors, kShape.stages>(), t, std::integral_constant<int, kBlock>{});
     });
   });
 }
@@ -397,12 +425,14 @@ void with_pipeline_kernel(harness::DType type, int block, F&& f) {
 //! Resident blocks of stage 8's kernel for the arguments (SMs x blocks per SM at its shared memory),
 //! at most one per tile; raises the kernel's dynamic shared-memory limit on the way.
 //! @throws UnsupportedError when one block's ring does not fit in the shared memory a block may have
-template <class Schedule, int Vectors, int Stages>
+template <class Schedule, class Shape>
 std::size_t pipeline_grid(const harness::ScanArgs& a, std::size_t tiles) {
-  const std::size_t smem = pipeline_smem_bytes(a.block, {Vectors, Stages});
+  const PipelineShape shape = shape_for<Shape>(a.type);
+  const std::size_t smem = pipeline_smem_bytes(a.block, shape);
   std::size_t resident = 0;
-  with_pipeline_kernel<Schedule, Vectors, Stages>(a.type, a.block, [&](auto kernel, auto t, auto block) {
-    using Slots = PipelineSlots<decltype(t), Stages, decltype(block)::value / 32>;
+  with_pipeline_kernel<Schedule, Shape>(a.type, a.block, [&](auto kernel, auto t, auto block) {
+    using T = decltype(t);
+    using Slots = PipelineSlots<T, Shape::template of<T>.stages, decltype(block)::value / 32>;
     int device = 0, sms = 0, per_sm = 0, optin = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -410,7 +440,7 @@ std::size_t pipeline_grid(const harness::ScanArgs& a, std::size_t tiles) {
     // check_device_fit refused this before (shared_bytes); kept for a caller that skips it.
     if (smem + sizeof(Slots) > static_cast<std::size_t>(optin))
       throw harness::UnsupportedError("scan_stage_8: " + std::string(harness::kCannotRunHere) + ": a ring of " +
-                                      std::to_string(Stages) + " tiles at block " + std::to_string(a.block) +
+                                      std::to_string(shape.stages) + " tiles at block " + std::to_string(a.block) +
                                       " needs " + std::to_string(smem + sizeof(Slots)) +
                                       " bytes of shared memory; this GPU gives a block at most " + std::to_string(optin));
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
@@ -423,12 +453,13 @@ std::size_t pipeline_grid(const harness::ScanArgs& a, std::size_t tiles) {
 
 //! Launches stage 8: reset the counter and the flags, then one kernel of resident blocks, each of
 //! Block consumers and the schedule's role warps, with the ring in dynamic shared memory.
-template <class Schedule, int Vectors, int Stages>
+template <class Schedule, class Shape>
 void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
-  const unsigned tiles = grid_for_tiles(a.n, vector_tile(a, Vectors));
-  const std::size_t grid = pipeline_grid<Schedule, Vectors, Stages>(a, tiles);
-  const std::size_t smem = pipeline_smem_bytes(a.block, {Vectors, Stages});
-  with_pipeline_kernel<Schedule, Vectors, Stages>(a.type, a.block, [&](auto kernel, auto t, auto block) {
+  const PipelineShape shape = shape_for<Shape>(a.type);
+  const unsigned tiles = grid_for_tiles(a.n, vector_tile(a, shape.vectors));
+  const std::size_t grid = pipeline_grid<Schedule, Shape>(a, tiles);
+  const std::size_t smem = pipeline_smem_bytes(a.block, shape);
+  with_pipeline_kernel<Schedule, Shape>(a.type, a.block, [&](auto kernel, auto t, auto block) {
     using T = decltype(t);
     unsigned char* ws = a.scratch<unsigned char>();
     CUDA_CHECK(cudaMemsetAsync(ws, 0, look_back_reset_bytes<T>(tiles), a.stream));
@@ -443,7 +474,7 @@ void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
 //! What it needs of the GPU, checked before any launch: sm_90 (min_cc; scan_stage_7 instead), a
 //! toolkit and a build with its kernel (unavailable), its ring and slots in the shared memory one
 //! block may have (shared_bytes), and this build's code for the GPU, not an older one's trap.
-template <class Schedule, int Vectors, int Stages>
+template <class Schedule, class Shape>
 harness::Stage<harness::Scan> pipeline_stage() {
   harness::Stage<harness::Scan> s;
   s.name = "scan_stage_8";
@@ -453,36 +484,39 @@ harness::Stage<harness::Scan> pipeline_stage() {
              "warps scan; persistent blocks (sm_90+)";
   s.source = "PTX ISA cp.async.bulk and mbarrier; CCCL warpspeed scan (NVIDIA/cccl 6644, 6811); Merrill and Garland 2016";
   s.deterministic = false;
-  constexpr bool kDefault = kIsStage8Default<Schedule, Vectors, Stages>;
+  constexpr bool kDefault = kIsStage8Default<Schedule, Shape>;
   s.min_block = kDefault ? kPipelineMinBlock : kPipelineShapeBlock;
   s.max_block = kDefault ? kPipelineMaxBlock : kPipelineShapeBlock;
   s.min_cc = 90;
   s.instead = "scan_stage_7";
   s.unavailable = stage8_unavailable();
-  s.shared_bytes = pipeline_block_smem<Vectors, Stages>;
+  s.shared_bytes = pipeline_block_smem<Shape>;
   s.device_rule = [](const harness::ScanArgs&, const harness::DeviceLimits& limits) { return stage8_no_code_for(limits); };
   s.workspace_bytes = [](const harness::ScanArgs& a) {
-    const std::size_t tiles = grid_for_tiles(a.n, vector_tile(a, Vectors));
+    const std::size_t tiles = grid_for_tiles(a.n, vector_tile(a, shape_for<Shape>(a.type).vectors));
     return harness::with_input_type(a.type, [&](auto t) { return look_back_workspace_bytes<decltype(t)>(tiles); });
   };
   s.depth = [](const harness::ScanArgs& a) {
     // A prefix adds the tile aggregates of the look-back to its place in the tile's scan. With a
     // reduce warp an aggregate is its sum (sum_stage): at most a lane's elements in a row, then the
     // warp's 5 levels, longer than the consumers' scan of the tile.
-    const double scan_depth = vector_tile_depth(a, Vectors) + a.block / 32.0;
-    const double sum_depth = static_cast<double>(vector_tile(a, Vectors)) / 32.0 + 5;
+    const int vectors = shape_for<Shape>(a.type).vectors;
+    const double scan_depth = vector_tile_depth(a, vectors) + a.block / 32.0;
+    const double sum_depth = static_cast<double>(vector_tile(a, vectors)) / 32.0 + 5;
     return look_back_depth(Schedule::kReduceWarp ? std::max(scan_depth, sum_depth) : scan_depth,
-                           grid_for_tiles(a.n, vector_tile(a, Vectors)));
+                           grid_for_tiles(a.n, vector_tile(a, vectors)));
   };
 #if CH08_STAGE8_PTX
   s.grid_for = [](const harness::ScanArgs& a) {
-    return pipeline_grid<Schedule, Vectors, Stages>(a, grid_for_tiles(a.n, vector_tile(a, Vectors)));
+    return pipeline_grid<Schedule, Shape>(a, grid_for_tiles(a.n, vector_tile(a, shape_for<Shape>(a.type).vectors)));
   };
-  s.launch = launch_scan_bulk_pipeline<Schedule, Vectors, Stages>;
+  s.launch = launch_scan_bulk_pipeline<Schedule, Shape>;
 #else
   // No kernel in this build: every path refuses the stage before it gets here (check_device_fit on
   // `unavailable`); a direct call is refused too, with the same reason.
-  s.grid_for = [](const harness::ScanArgs& a) -> std::size_t { return grid_for_tiles(a.n, vector_tile(a, Vectors)); };
+  s.grid_for = [](const harness::ScanArgs& a) -> std::size_t {
+    return grid_for_tiles(a.n, vector_tile(a, shape_for<Shape>(a.type).vectors));
+  };
   s.launch = [](const harness::ScanArgs&) {
     throw harness::UnsupportedError(std::string("scan_stage_8: ") + harness::kCannotRunHere + ": " +
                                     stage8_toolkit_gap() + "; run scan_stage_7 instead");
@@ -491,9 +525,10 @@ harness::Stage<harness::Scan> pipeline_stage() {
   return s;
 }
 
-//! Stage 8: the warp-specialised bulk-copy pipeline at its default shape and schedule (8x3-early).
+//! Stage 8: the warp-specialised bulk-copy pipeline at its default schedule (-early) and its type's
+//! default shape (kStage8Shape: 4x6 for float and int, 8x3 for double).
 inline harness::Stage<harness::Scan> scan_stage_8_stage() {
-  return pipeline_stage<EarlySchedule, kStage8Shape.vectors, kStage8Shape.stages>();
+  return pipeline_stage<EarlySchedule, PerTypeShape>();
 }
 
 }  // namespace ch08

@@ -339,26 +339,28 @@ struct ComparedSchedule {
 };
 
 //! Names of stage 8's shapes for `scan_stage_8 --pipeline`, the first the default (this file's
-//! description says what each name means).
+//! description says what each name means; "default" is kStage8Shape's row for the type: 4x6-early
+//! for float and int, 8x3-early for double).
 inline std::vector<std::string> scan_stage_8_shape_names() {
-  return {"8x3-early", "8x3", "8x3-near", "8x3-ahead", "8x3-near-ahead", "8x3-near-early", "8x3-near16-early",
-          "4x6-early", "4x6-near16-early", "3x8-early", "2x12-early"};
+  return {"default", "8x3-early", "8x3", "8x3-near", "8x3-ahead", "8x3-near-ahead", "8x3-near-early",
+          "8x3-near16-early", "4x6-early", "4x6-near16-early", "3x8-early", "2x12-early"};
 }
 
 //! Stage 8 at each shape of scan_stage_8_shape_names(), in that order (for measuring the ring's
 //! depth, the tile size and the schedule; only the default is in the ladder).
 inline std::vector<harness::Stage<harness::Scan>> scan_stage_8_shapes() {
   std::vector<harness::Stage<harness::Scan>> v{scan_stage_8_stage(),
-                                               pipeline_stage<ComparedSchedule<0, false, false>, 8, 3>(),
-                                               pipeline_stage<ComparedSchedule<kNearWindows, false, false>, 8, 3>(),
-                                               pipeline_stage<ComparedSchedule<0, true, false>, 8, 3>(),
-                                               pipeline_stage<ComparedSchedule<kNearWindows, true, false>, 8, 3>(),
-                                               pipeline_stage<ComparedSchedule<kNearWindows, false, true>, 8, 3>(),
-                                               pipeline_stage<ComparedSchedule<kWideWindows, false, true>, 8, 3>(),
-                                               pipeline_stage<EarlySchedule, 4, 6>(),
-                                               pipeline_stage<ComparedSchedule<kWideWindows, false, true>, 4, 6>(),
-                                               pipeline_stage<EarlySchedule, 3, 8>(),
-                                               pipeline_stage<EarlySchedule, 2, 12>()};
+                                               pipeline_stage<EarlySchedule, FixedShape<8, 3>>(),
+                                               pipeline_stage<ComparedSchedule<0, false, false>, FixedShape<8, 3>>(),
+                                               pipeline_stage<ComparedSchedule<kNearWindows, false, false>, FixedShape<8, 3>>(),
+                                               pipeline_stage<ComparedSchedule<0, true, false>, FixedShape<8, 3>>(),
+                                               pipeline_stage<ComparedSchedule<kNearWindows, true, false>, FixedShape<8, 3>>(),
+                                               pipeline_stage<ComparedSchedule<kNearWindows, false, true>, FixedShape<8, 3>>(),
+                                               pipeline_stage<ComparedSchedule<kWideWindows, false, true>, FixedShape<8, 3>>(),
+                                               pipeline_stage<EarlySchedule, FixedShape<4, 6>>(),
+                                               pipeline_stage<ComparedSchedule<kWideWindows, false, true>, FixedShape<4, 6>>(),
+                                               pipeline_stage<EarlySchedule, FixedShape<3, 8>>(),
+                                               pipeline_stage<EarlySchedule, FixedShape<2, 12>>()};
   const std::vector<std::string> names = scan_stage_8_shape_names();
   for (std::size_t i = 1; i < v.size(); ++i) v[i].label = "bulk-copy pipeline, " + names[i];
   return v;

@@ -6,7 +6,7 @@
 // --cubin: cicc and ptxas, no host compiler, nothing linked), so a CPU machine (CI) checks what only
 // a build for those GPUs would otherwise show: that no sm_90-only instruction (bulk copies, mbarrier
 // transaction counts) is left outside the guard. Two kernels cover every shape: the default's
-// (scan_bulk_pipeline, also 4x6-early) and the compared schedules' (scan_bulk_pipeline_compared),
+// (scan_bulk_pipeline, every -early shape) and the compared schedules' (scan_bulk_pipeline_compared),
 // each one template behind its guard. With a toolkit whose CCCL lacks the instructions (before CCCL
 // 2.8, CUDA 12.9: CH08_STAGE8_PTX is 0) there is no kernel to compile, and the check is that the
 // headers themselves compile for sm_80 without it.
@@ -20,7 +20,7 @@ const void* stage8_kernels_for_older_gpus(bool compared) {
     return reinterpret_cast<const void*>(
         &ch08::scan_bulk_pipeline_compared<float, 256, 8, 3, ch08::kNearWindows, true, false>);
   return reinterpret_cast<const void*>(
-      &ch08::scan_bulk_pipeline<float, 256, ch08::kStage8Shape.vectors, ch08::kStage8Shape.stages>);
+      &ch08::scan_bulk_pipeline<float, 256, ch08::kStage8Shape<float>.vectors, ch08::kStage8Shape<float>.stages>);
 #else
   (void)compared;
   return nullptr;
