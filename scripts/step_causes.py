@@ -29,8 +29,16 @@ The verdict, by the first rule that holds for both stages of the step:
   global loads  both stall most on global memory (long scoreboard) below the memory roof: too few
                 bytes in flight
   same stall    both stall most on the same other reason
-otherwise UNEXPLAINED. A step below SLOWER_BELOW (a slow-down) also names the counter of the later
-stage that rose the most (bank conflicts, warp instructions, global atomics, a stall reason). The counters are in the table either way: a verdict is a pointer, not a proof.
+A slow-down (a step below SLOWER_BELOW) with none of these in common is judged by its later stage alone:
+  slower: barrier     the later stage stalls most at a block barrier
+  slower: shared      the later stage stalls most on shared memory (the bank conflicts before and after)
+  slower: occupancy   the later stage keeps >= OCCUPANCY_FALL fewer warps resident, too few to hide its
+                      top stall
+otherwise UNEXPLAINED. A slow-down also names the counter of the later stage that rose the most (bank
+conflicts, warp instructions, global atomics, a stall reason of at least MIN_STALL warps per issue). A
+stage whose profiled kernel takes less than ONE_KERNEL_SHARE of its ladder time launches more than one
+kernel (the profile sees the first): the row says so. The counters are in the table either way: a
+verdict is a pointer, not a proof.
 
 Input errors are reported, not skipped: a step_speedup that disagrees with the two times by more than
 STEP_TOLERANCE (INCONSISTENT), a stage row whose program is not built, a profile that fails.
@@ -65,6 +73,9 @@ ONE_PER_BLOCK = 0.02      # global atomic warp instructions = blocks within 2%
 MEMORY_ROOF_PCT = 85.0    # both at >= 85% of peak DRAM throughput
 SHARED_STALLS = ("short_scoreboard", "mio_throttle")
 SLOWER_BELOW = 0.95       # a step below this is a slow-down: the verdict adds the counter that rose most
+MIN_STALL = 0.5           # a stall reason below this many warps per issue is no cause of a slow-down
+OCCUPANCY_FALL = 0.30     # a slow-down's later stage keeps >= 30% fewer warps resident: the occupancy rule
+ONE_KERNEL_SHARE = 0.5    # a profiled kernel below half the stage's ladder time: the row says it covers one kernel
 
 METRICS = [
     "gpu__time_duration.sum",
@@ -232,6 +243,27 @@ def verdict(b, c, ns):
     return "UNEXPLAINED", "no common bound (top stalls %s and %s)" % (kb, kc)
 
 
+def slowdown_cause(b, c):
+    """(rule, one line) for a slow-down whose stages share no bound: what the later stage waits on,
+    or None when none of the slow-down rules holds."""
+    kc = top(c)
+    if not kc:
+        return None
+    v = (c.get("stalls") or {}).get(kc, 0.0)
+    ob, oc = b.get("occupancy_pct"), c.get("occupancy_pct")
+    if kc == "barrier":
+        return "slower: barrier", ("the later stage stalls most at a block barrier (%.2f warps per issue; the "
+                                   "earlier one's top stall: %s)" % (v, top(b)))
+    if kc in SHARED_STALLS:
+        return "slower: shared", ("the later stage stalls most on shared memory (%s, %.2f warps per issue; bank "
+                                  "conflicts %s -> %s)" % (kc, v, cs.fmt(b.get("conflicts"), "{:,.0f}"),
+                                                           cs.fmt(c.get("conflicts"), "{:,.0f}")))
+    if ob and oc is not None and oc <= (1 - OCCUPANCY_FALL) * ob:
+        return "slower: occupancy", ("the later stage keeps fewer warps resident (occupancy %.1f%% -> %.1f%%), too "
+                                     "few to hide its top stall (%s, %.2f warps per issue)" % (ob, oc, kc, v))
+    return None
+
+
 def biggest_rise(b, c):
     """For a step that slows down: the counter of the candidate that rose the most against the
     baseline, as text ("bank conflicts x60.0 (150,000 -> 9,000,000)"), or None."""
@@ -243,7 +275,7 @@ def biggest_rise(b, c):
             x, y = (b.get("stalls") or {}).get(key[6:]), (c.get("stalls") or {}).get(key[6:])
         else:
             x, y = b.get(key), c.get(key)
-        if x is None or y is None or y <= 0:
+        if x is None or y is None or y <= 0 or (key.startswith("stall:") and y < MIN_STALL):
             continue
         factor = y / x if x > 0 else float("inf")
         if factor > 1.2 and (best is None or factor > best[0]):
@@ -349,12 +381,19 @@ def main(argv=None):
             failed = True
             continue
         rule, text = verdict(b, c, ns)
+        if rule == "UNEXPLAINED" and step < SLOWER_BELOW:
+            rule, text = slowdown_cause(b, c) or (rule, text)
         failed = failed or rule == "UNEXPLAINED"
         if rule == "UNEXPLAINED":
             text = "UNEXPLAINED: " + text
         if step < SLOWER_BELOW:
             rise = biggest_rise(b, c)
             text += "; slower, the largest rise: %s" % rise if rise else "; slower, no counter rose by 20%"
+        for row, d in ((before, b), (after, c)):
+            ladder_us, kernel_us = 1000.0 * (number(row["ms_median"]) or 0.0), d.get("time_us")
+            if kernel_us is not None and a.n is None and kernel_us < ONE_KERNEL_SHARE * ladder_us:
+                text += ("; %s launches more than one kernel: the profile covers its first (%.0f us of %.0f)"
+                         % (row["stage"], kernel_us, ladder_us))
         table.append([name, times, "%.3fx" % step, pair(b, c, "time_us", "{:.1f}"), pair(b, c, "dram_pct", "{:.1f}"),
                       pair(b, c, "occupancy_pct", "{:.1f}"), "%s / %s" % (stalls_text(b), stalls_text(c)),
                       pair(b, c, "conflicts", "{:,.0f}"), pair(b, c, "l2_hit_pct", "{:.1f}"),

@@ -121,6 +121,26 @@ class StepCauses(unittest.TestCase):
         self.assertEqual(rc, 1, out)
         self.assertIn("UNEXPLAINED: no common bound (top stalls long_scoreboard and barrier)", out)
 
+    def test_slowdown_judged_by_its_later_stage(self):
+        # A slow-down whose stages share no bound: the later stage's own stall, or its occupancy.
+        before = {"stalls": {"long_scoreboard": 20.0}, "occupancy_pct": 90.0, "conflicts": 1000.0}
+        later = lambda stalls, occ=88.0, conflicts=1000.0: {"stalls": stalls, "occupancy_pct": occ, "conflicts": conflicts}
+        rule, text = step_causes.slowdown_cause(before, later({"barrier": 130.0, "short_scoreboard": 30.0}))
+        self.assertEqual(rule, "slower: barrier")
+        self.assertIn("stalls most at a block barrier (130.00 warps per issue", text)
+        rule, text = step_causes.slowdown_cause(before, later({"short_scoreboard": 11.0}, conflicts=35000.0))
+        self.assertEqual(rule, "slower: shared")
+        self.assertIn("bank conflicts 1,000 -> 35,000", text)
+        rule, text = step_causes.slowdown_cause(before, later({"wait": 2.3}, occ=35.0))
+        self.assertEqual(rule, "slower: occupancy")
+        self.assertIn("occupancy 90.0% -> 35.0%", text)
+        # the same stall with the warps still resident: no rule holds, the step stays UNEXPLAINED
+        self.assertIsNone(step_causes.slowdown_cause(before, later({"wait": 2.3}, occ=80.0)))
+        # a stall reason that appears at 0.02 warps per issue is not named as the largest rise
+        rise = step_causes.biggest_rise({"stalls": {"long_scoreboard": 12.0, "misc": 0.0}, "inst": 100.0},
+                                        {"stalls": {"long_scoreboard": 220.0, "misc": 0.02}, "inst": 100.0})
+        self.assertIn("stall long_scoreboard x18.3", rise)
+
     def test_missing_program_is_an_error(self):
         os.remove(os.path.join(self.build, "ch07_reduction_opt", "reduce_kernel_10"))
         rc, out = run(self.argv())
