@@ -235,17 +235,19 @@ def stage8_roles(plt, out, p):
     consumers = p["block"] // WARP
     fig, ax = plt.subplots(figsize=(11, 6.2))
     ax.set_xlim(0, 11); ax.set_ylim(0, 7); ax.axis("off")
-    def box(x, y, w, h, text, c):
+    def box(x, y, w, h, text, c, size=8.5):
         ax.add_patch(plt.Rectangle((x, y), w, h, color=c, ec="black", lw=0.8))
-        ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=8.5)
+        ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=size)
     box(0.3, 5.4, 2.4, 1.0, "producer warp\nlane 0: cp.async.bulk\n(TMA) of a whole tile", "#c6dbef")
     box(0.3, 3.0, 2.4, 1.0, "reduce warp\nsums the tile,\npublishes AGGREGATE", "#fdd0a2")
     box(0.3, 0.6, 2.4, 1.0, "look-back warp\nfinds the prefix,\npublishes INCLUSIVE", "#c7e9c0")
-    ring_x = 4.0
+    ring_x = 3.5
+    pitch = min(1.35, 4.5 / p["stages"])  # the ring fits between the role warps and the consumers
+    tile_w = pitch - 0.12
     tile_kib = p["block"] * p["vectors"] * 16 // 1024
     for s in range(p["stages"]):
-        box(ring_x + s * 1.35, 3.0, 1.2, 1.0, "stage %d\n%d KiB tile" % (s, tile_kib), "#f0f0f0")
-    ax.text(ring_x + p["stages"] * 1.35 / 2, 4.25, "ring of %d shared-memory stages (mbarriers per stage:\nfull, sums_ready, aggregate_ready, prefix_ready, empty)" % p["stages"],
+        box(ring_x + s * pitch, 3.0, tile_w, 1.0, "stage %d\n%d KiB\ntile" % (s, tile_kib), "#f0f0f0", 8 if tile_w < 1 else 8.5)
+    ax.text(ring_x + p["stages"] * pitch / 2, 4.25, "ring of %d shared-memory stages (mbarriers per stage:\nfull, sums_ready, aggregate_ready, prefix_ready, empty)" % p["stages"],
             ha="center", fontsize=8)
     for w in range(consumers):
         box(8.9, 0.4 + w * 0.78, 1.8, 0.62, "consumer warp %d" % w, "#dadaeb")
@@ -253,13 +255,13 @@ def stage8_roles(plt, out, p):
     def arrow(x0, y0, x1, y1, text, c="black"):
         ax.annotate("", xy=(x1, y1), xytext=(x0, y0), arrowprops=dict(arrowstyle="->", lw=1.0, color=c))
         ax.text((x0 + x1) / 2, (y0 + y1) / 2 + 0.12, text, fontsize=7.5, ha="center", color=c)
-    arrow(2.7, 5.9, ring_x + 0.6, 4.05, "tile bytes -> full[s]", "#3182bd")
-    arrow(ring_x + 0.6, 3.0, 2.7, 3.5, "full[s]", "#3182bd")
+    arrow(2.7, 5.9, ring_x + tile_w / 2, 4.05, "tile bytes -> full[s]", "#3182bd")
+    arrow(ring_x + tile_w / 2, 3.0, 2.7, 3.5, "full[s]", "#3182bd")
     arrow(2.7, 3.2, 2.7 - 0.0, 1.65, "aggregate_ready[s]", "#e6550d")
-    arrow(ring_x + 1.9, 3.0, 2.7, 1.1, "full[s]", "#3182bd")
-    arrow(ring_x + (p["stages"] - 1) * 1.35 + 1.25, 3.5, 8.9, 3.5, "full[s]:\nscan the tile", "#3182bd")
+    arrow(ring_x + pitch + tile_w / 2, 3.0, 2.7, 1.1, "full[s]", "#3182bd")
+    arrow(ring_x + (p["stages"] - 1) * pitch + tile_w, 3.5, 8.9, 3.5, "full[s]:\nscan it", "#3182bd")
     arrow(2.7, 0.9, 8.9, 0.9, "prefix_ready[s]: the tile's exclusive prefix", "#31a354")
-    arrow(8.9, 2.3, ring_x + 1.9, 2.95, "empty[s]", "#636363")
+    arrow(8.9, 2.3, ring_x + pitch + tile_w / 2, 2.95, "empty[s]", "#636363")
     arrow(ring_x + 0.2, 2.95, 1.5, 5.35, "", "#636363")
     ax.text(2.4, 4.6, "empty[s]: stage free again", fontsize=7.5, color="#636363")
     ax.set_title("Scan stage 8 on floats (%dx%d%s, block %d + %d role threads = %d): warp roles around the ring"
