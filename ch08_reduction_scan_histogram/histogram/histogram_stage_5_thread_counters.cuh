@@ -24,13 +24,18 @@
 //! block 128 as at 256 (twice as many blocks, each zeroing and folding half as many bytes, and
 //! twice the global atomics of the folds, grid x bins).
 //! The increments of one thread run in order (the compiler cannot prove two samples hit different
-//! bytes), so each sample waits for the previous one's shared load; enough resident warps should
-//! hide it (not measured).
-//! What the profiler should show against stage 4 (scripts/check_profile_claims.py, 4 -> 5, not yet
-//! run on the H200): shared atomics (ATOMS) disappear from the loop (only spills remain), replaced
-//! by LDS.U8 + STS.U8 with zero bank conflicts on every input; occupancy falls (shared memory
-//! limited). Measured: uniform and one-bin data run at the same speed (0.5800 and 0.5799 ms at
-//! 2^30).
+//! bytes), so each sample waits for the previous one's shared load. Resident warps would hide it, but
+//! the bytes cost occupancy: on an H100 at 2^24 achieved occupancy falls from stage 4's 57% to 35%
+//! and the top stall is `wait` (docs/results/H100/profile/ch08-histogram_profile_claims.md); at 2^28 the step
+//! from stage 4 is a slow-down (0.76x on uniform data, 0.49x on one bin), whose counters
+//! (docs/results/H100/causes/) show that occupancy fall and no common bound.
+//! What the profiler shows against stage 4 (scripts/check_profile_claims.py, 4 -> 5; the H100 file
+//! above): shared atomics (ATOMS) leave the loop (524,288 -> 0 at 2^24; only spills remain),
+//! replaced by byte loads and stores with 0.02 bank conflicts per shared instruction; occupancy
+//! falls (shared memory limited). Uniform and one-bin data run at the same speed in the ladders
+//! (0.5800 and 0.5799 ms at 2^30 on the H200); at 2^24 under the profiler one-bin data takes 20 us
+//! against uniform's 36, and the counters differ in the fold: 396 global atomics (one non-empty bin
+//! per block) against 101,376 (256 per block), a cost per block that a longer run hides.
 //! Shared counters: bytes plus 32-bit spills; a block counts fewer than 2^31 + 2^14 + 46 samples
 //! (histogram_grid.hpp), so spill + bytes < 2^32.
 #pragma once
