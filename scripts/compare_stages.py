@@ -27,7 +27,8 @@ A reader's view of one step, no GPU needed (--step): for two stages of chapter 7
 stage headers, their SASS instruction counts side by side (compiled for sm_90 and counted by
 scripts/sass_check.py; --type, --block and --finish pick the instantiation, float, 256 and partials
 by default) and their rows of the committed profiler table (docs/results/H200/profile/
-ch07_profile_claims.md: ncu on the H200, n = 2^24):
+ch07_profile_claims.md, ncu on the H200 at n = 2^24; where that table lacks either stage, as for
+stages 9a and 9b, the H100's, docs/results/H100/profile/ch07_profile_claims.md):
 
   scripts/compare_stages.py --step reduce_kernel_4 reduce_kernel_5
   scripts/compare_stages.py --step --finish atomic --type int reduce_kernel_0 reduce_kernel_1
@@ -572,7 +573,9 @@ def markdown_table(header, rows, left=1):
 
 ROOT = sass_check.ROOT
 STEP_CLAIMS = os.path.join(ROOT, "ch07_reduction_opt", "tests", "sass_claims.json")  # how to compile
-STEP_PROFILE = os.path.join(ROOT, "docs", "results", "H200", "profile", "ch07_profile_claims.md")
+# The committed profiler tables, in the order they are tried: the first with both stages' rows is shown.
+STEP_PROFILES = [os.path.join(ROOT, "docs", "results", gpu, "profile", "ch07_profile_claims.md") for gpu in ("H200", "H100")]
+STEP_PROFILE = STEP_PROFILES[0]
 
 
 def stage_header(stage):
@@ -670,11 +673,16 @@ def step_view(a):
         print("baseline:  %s\ncandidate: %s\ndisassembler: %s (%s)\n"
               % (names[0], names[1], tool, sass_check.tool_version(tool)))
         print(text_table(["count", "baseline", "candidate", "change"], rows) + "\n")
-    print("== the profiler: committed counters (%s)\n" % os.path.relpath(STEP_PROFILE, ROOT))
-    rows = committed_counter_rows(stages, a.finish)
+    rows, path = None, STEP_PROFILES[0]
+    for candidate in STEP_PROFILES:
+        rows = committed_counter_rows(stages, a.finish, candidate)
+        if rows is not None:
+            path = candidate
+            break
+    print("== the profiler: committed counters (%s)\n" % os.path.relpath(path, ROOT))
     if rows is None:
-        print("no committed rows for %s (%s finish) in that file: profile them yourself (without --step)\n"
-              % (" and ".join(stages), a.finish))
+        print("no committed rows for %s (%s finish) in %s: profile them yourself (without --step)\n"
+              % (" and ".join(stages), a.finish, " or ".join(os.path.relpath(p, ROOT) for p in STEP_PROFILES)))
     else:
         suffix = "@partials" if a.finish == "partials" else ""
         print(text_table(["counter", stages[0] + suffix, stages[1] + suffix], rows))
