@@ -7,19 +7,18 @@
 //! stride apart, before it uses any of them, and adds them into kUnroll independent accumulators.
 //! Stage 9a's thread has one load in flight and its next trip waits for it; by Little's law (bytes
 //! in flight = bandwidth x latency, the latency assumed, not measured) that may leave too few bytes
-//! in flight. Here every thread has kUnroll x 16 bytes in flight. The 2^28 ladder shows 1.01x over
-//! 9a (1.00x on an H100): scripts/step_causes.py finds both at the memory roof, at 94% of peak DRAM
-//! throughput under the profiler (docs/results/H100/causes/step_causes_reduce_ladder_2e28_float.md),
-//! so 9a's full grid already keeps enough bytes in flight at this size. The code change is one template argument: thread_sum_vectorized<kUnroll> for
+//! in flight. Here every thread has kUnroll x 16 bytes in flight. The 2^28 ladder shows about 1.00x
+//! over 9a: scripts/step_causes.py finds both stages at the memory roof (stages_9_11.md gives the
+//! counters), so 9a's full grid already keeps enough bytes in flight at that size. The code change
+//! is one template argument: thread_sum_vectorized<kUnroll> for
 //! thread_sum_vectorized<1>. The block sum (stage 7's tree to stride 32, then shuffles) and the
 //! atomic finish are stage 9a's.
 //! What the compiler makes of it (test cpu.sass_claims_ch07, SASS for sm_90, float, block 256):
 //! 5 LDG.E.128 (four in the unrolled loop, one in the loop over the fewer than four vectors left to
 //! a thread) against stage 9a's 1; 4 BAR.SYNC, as stage 9a.
-//! What the profiler shows against stage 9a (scripts/check_profile_claims.py, 9a -> 9b; an H100,
-//! docs/results/H100/profile/ch07_profile_claims.md): the same 131,072 load instructions at 2^24;
-//! at 2^28 fewer warps stalled on them (long scoreboard 106.47 -> 79.98 per issued instruction) and
-//! the same DRAM throughput (94.2% and 94.3%): the stall falls, the time does not.
+//! What the profiler shows against stage 9a (scripts/check_profile_claims.py, 9a -> 9b; the figures:
+//! stages_9_11.md): the same load instructions; fewer warps stalled on them (long scoreboard) and
+//! the same DRAM throughput: the stall falls, the time does not.
 #pragma once
 #include <cuda_runtime.h>
 

@@ -9,11 +9,10 @@
 //! by the first threads of the grid. Grid: resident blocks, as stage 3.
 //! What the profiler should show against stage 3: global load instructions fall 16-fold for 8-bit
 //! samples (4-fold for int and float) and each moves 16 bytes (LDG.E.128); shared atomics are
-//! unchanged (one per sample); checked by scripts/check_profile_claims.py (3 -> 4). Measured on an
-//! H100 at 2^24 (docs/results/H100/profile/ch08-histogram_profile_claims.md): global loads 524,288 -> 32,768, the
-//! same 524,288 shared atomics, DRAM 14.3% -> 29.1% of peak, long-scoreboard stalls 52.33 -> 11.27
-//! warps per issue. At 2^28 (docs/results/H100/causes/) its top stall on uniform data is MIO
-//! throttle (the shared-memory instruction queue: the atomics), on one-bin data still long scoreboard.
+//! unchanged (one per sample); checked by scripts/check_profile_claims.py (3 -> 4), with DRAM
+//! throughput up and long-scoreboard stalls down (the figures: README.md, "What the profiler
+//! shows"). At 2^28 its top stall on uniform data is MIO throttle (the shared-memory instruction
+//! queue: the atomics), on one-bin data still long scoreboard (scripts/step_causes.py).
 #pragma once
 #include <cuda_runtime.h>
 

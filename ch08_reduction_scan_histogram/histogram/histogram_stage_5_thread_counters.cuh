@@ -25,17 +25,15 @@
 //! twice the global atomics of the folds, grid x bins).
 //! The increments of one thread run in order (the compiler cannot prove two samples hit different
 //! bytes), so each sample waits for the previous one's shared load. Resident warps would hide it, but
-//! the bytes cost occupancy: on an H100 at 2^24 achieved occupancy falls from stage 4's 57% to 35%
-//! and the top stall is `wait` (docs/results/H100/profile/ch08-histogram_profile_claims.md); at 2^28 the step
-//! from stage 4 is a slow-down (0.76x on uniform data, 0.49x on one bin), whose counters
-//! (docs/results/H100/causes/) show that occupancy fall and no common bound.
-//! What the profiler shows against stage 4 (scripts/check_profile_claims.py, 4 -> 5; the H100 file
-//! above): shared atomics (ATOMS) leave the loop (524,288 -> 0 at 2^24; only spills remain),
-//! replaced by byte loads and stores with 0.02 bank conflicts per shared instruction; occupancy
-//! falls (shared memory limited). Uniform and one-bin data run at the same speed in the ladders
-//! (0.5800 and 0.5799 ms at 2^30 on the H200); at 2^24 under the profiler one-bin data takes 20 us
-//! against uniform's 36, and the counters differ in the fold: 396 global atomics (one non-empty bin
-//! per block) against 101,376 (256 per block), a cost per block that a longer run hides.
+//! the bytes cost occupancy: the profiler shows achieved occupancy well below stage 4's and `wait`
+//! (a fixed-latency dependency) as the top stall, and stage 5 is slower than stage 4 (README.md
+//! gives the figures, from scripts/check_profile_claims.py and scripts/step_causes.py).
+//! What the profiler shows against stage 4 (scripts/check_profile_claims.py, 4 -> 5): shared atomics
+//! (ATOMS) leave the loop (only spills remain), replaced by byte loads and stores with almost no
+//! bank conflicts; occupancy falls (shared memory limited). Uniform and one-bin data run at the same
+//! speed in the ladders; in a short run one-bin data is faster, because its fold issues one global
+//! atomic per block (one non-empty bin) instead of one per bin, a cost per block that a longer run
+//! hides (README.md gives the figures).
 //! Shared counters: bytes plus 32-bit spills; a block counts fewer than 2^31 + 2^14 + 46 samples
 //! (histogram_grid.hpp), so spill + bytes < 2^32.
 #pragma once

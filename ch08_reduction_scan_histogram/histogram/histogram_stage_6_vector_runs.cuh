@@ -10,10 +10,10 @@
 //! instructions per sixteen samples. Other maps compare the computed bins. Random data almost
 //! never has a uniform vector (probability 256^-15), so it pays only the check; data with runs
 //! (one hot bin, flat image regions, sorted keys) skips most of the shared-memory traffic.
-//! What the profiler shows against stage 5 (scripts/check_profile_claims.py, 5 -> 6; an H100 at 2^24,
-//! docs/results/H100/profile/ch08-histogram_profile_claims.md): on one-bin data shared loads and stores fall
-//! 45.4% (2,166,880 -> 1,183,840: the loop's per-byte increments become one per vector, the fold
-//! still reads every counter) and the kernel time 27%; on uniform data the counters do not move. Measured: on one-bin data the time nears the streaming read's (0.2662
+//! What the profiler shows against stage 5 (scripts/check_profile_claims.py, 5 -> 6; the figures:
+//! README.md): on one-bin data shared loads and stores fall by almost half (the loop's per-byte
+//! increments become one per vector; the fold still reads every counter) and so does the kernel
+//! time, by about a quarter; on uniform data the counters do not move. Measured: on one-bin data the time nears the streaming read's (0.2662
 //! against 0.2602 ms at 2^30, histogram_ladder_2e30_uint8_one-bin.md).
 //! Shared memory: stage 5's, bins x Block + 4 x bins bytes per block; like stage 5 it runs at block
 //! 256 where the GPU gives a block 66,560 bytes, else at 128 (33,792 bytes: a T4).

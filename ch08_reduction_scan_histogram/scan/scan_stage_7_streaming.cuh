@@ -8,11 +8,11 @@
 //! reads, which must stay in L2 for the spinning loads to be cheap. Marking the data as streaming
 //! lets L2 evict it first. The kernel and launch are stage 5's with the StreamingCache policy and
 //! stage 6's 8 vectors per thread.
-//! What the profiler shows against stage 6 (scripts/check_profile_claims.py, 6 -> 7; an H100 at
-//! 2^26, docs/results/H100/profile/ch08-scan_profile_claims.md): the L2 hit rate stays (53.3% ->
-//! 51.6%) and the DRAM bytes read are the same, so the hints do not cost the status words their
-//! place in L2. At 2^28 both stages stall most at the block barrier (docs/results/H100/causes/),
-//! where the block waits for warp 0's look-back: the look-back, not the L2, sets their pace.
+//! What the profiler shows against stage 6 (scripts/check_profile_claims.py, 6 -> 7; the figures:
+//! README.md): the L2 hit rate stays and the DRAM bytes read are the same, so the hints do not cost
+//! the status words their place in L2. Both stages stall most at the block barrier
+//! (scripts/step_causes.py), where the block waits for warp 0's look-back: the look-back, not the
+//! L2, sets their pace.
 //! Determinism: as stage 4 (not promised for float and double; ints always the same).
 //! Source: CUDA C++ Programming Guide, "Load Functions Using Cache Hints" (__ldcs, __stcs); PTX ISA,
 //! cache operators (.cs).
