@@ -55,7 +55,7 @@ first kernel of each launch):
            waits on mbarriers, and only once, after setup, at a block barrier). Stage 8 needs
            compute capability 9.0: on an older GPU its claims read SKIPPED (needs sm_90), not FAIL
 
-Chapter 8, histogram (--chapter ch08-histogram, histogram_stage_0..2, 8-bit samples, 256 bins):
+Chapter 8, histogram (--chapter ch08-histogram, histogram_stage_0..7, 8-bit samples, 256 bins):
   0 -> 1   global atomics fall by more than 95% once a block counts many samples (stage 1 at
            --grid 1056, 8 blocks of 256 per SM: one atomic per non-empty bin per block instead of
            one per sample; at its default grid of one thread per sample a block folds as many
@@ -82,11 +82,11 @@ Chapter 8, histogram (--chapter ch08-histogram, histogram_stage_0..2, 8-bit samp
            instruction; achieved occupancy falls by >= THREAD_COUNTERS_MIN_OCCUPANCY_DROP (bins x block
            bytes of shared memory per block)
   5 -> 5@one-bin  no contention: one-bin data is no slower than uniform data (at most
-           NO_SLOWER_TOLERANCE more time), and its fold issues one global
-           atomic per block instead of one per bin (>= SKIPPED_FOLDS_MIN_DROP fewer)
+           NO_SLOWER_TOLERANCE more time), and its fold issues one global atomic per block instead of
+           one per bin (>= SKIPPED_FOLDS_MIN_DROP fewer)
   5 -> 6   uniform data: no 16-byte vector falls in one bin, the same shared loads and stores
-  5@one-bin -> 6@one-bin  one add per 16-byte vector of one bin (the fold's reads stay): shared loads and stores fall by
-           >= RUNS_MIN_SHARED_DROP, and the kernel time by >= RUNS_MIN_TIME_DROP
+  5@one-bin -> 6@one-bin  one add per 16-byte vector of one bin (the fold's reads stay): shared
+           loads and stores fall by >= RUNS_MIN_SHARED_DROP, the kernel time by >= RUNS_MIN_TIME_DROP
   4 -> 7   on uniform data: shared-memory wavefronts per shared atomic instruction fall by at least
            LANE_COLUMN_MIN_WAVEFRONT_DROP (lane columns put a warp's 32 atomics in 32 banks; stage 4's
            per-warp copies collide on banks), with the same number of shared atomics within
@@ -415,7 +415,7 @@ def judge(kind, threshold, b, c):
         text = "%.1f (needs >= %g)" % (c, threshold)
         return ("PASS" if c >= threshold else "FAIL"), text
     if kind == "no_rise":  # "falls or stays": rises by at most `threshold` (relative)
-        text = "%s -> %s (%s; needs at most +%g%%)" % (cs.fmt(b, "{:,.0f}"), cs.fmt(c, "{:,.0f}"),
+        text = "%s -> %s (%s; needs at most +%g%%)" % (cs.fmt(b, "{:,.1f}"), cs.fmt(c, "{:,.1f}"),
                                                       cs.fmt_change(cs.change_pct(b, c)), 100 * threshold)
         return ("PASS" if c <= b * (1 + threshold) else "FAIL"), text
     if kind == "same":

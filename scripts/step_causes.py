@@ -30,14 +30,17 @@ The verdict, by the first rule that holds for both stages of the step:
                 bytes in flight
   same stall    both stall most on the same other reason
 A slow-down (a step below SLOWER_BELOW) with none of these in common is judged by its later stage alone:
-  slower: barrier     the later stage stalls most at a block barrier
-  slower: shared      the later stage stalls most on shared memory (the bank conflicts before and after)
+  slower: barrier     the later stage stalls most at a block barrier, at least MIN_STALL warps per
+                      issue and STALL_RISE times the earlier stage's barrier stall
+  slower: shared      the same for shared memory (short scoreboard, MIO throttle; the bank conflicts
+                      before and after)
   slower: occupancy   the later stage keeps >= OCCUPANCY_FALL fewer warps resident, too few to hide its
                       top stall
 otherwise UNEXPLAINED. A slow-down also names the counter of the later stage that rose the most (bank
-conflicts, warp instructions, global atomics, a stall reason of at least MIN_STALL warps per issue). A
-stage whose profiled kernel takes less than ONE_KERNEL_SHARE of its ladder time launches more than one
-kernel (the profile sees the first): the row says so. The counters are in the table either way: a
+conflicts, warp instructions, global atomics from at least MIN_NEW_COUNT events, a stall reason of at
+least MIN_STALL warps per issue). A stage whose profiled kernel takes less than ONE_KERNEL_SHARE of its
+ladder time (and at least LAUNCH_BOUND_US) enqueues more than that kernel (more kernels, or memsets):
+the row says so; not with --n or --from-reports, whose runs need not match the ladder's. The counters are in the table either way: a
 verdict is a pointer, not a proof.
 
 Input errors are reported, not skipped: a step_speedup that disagrees with the two times by more than
@@ -74,6 +77,8 @@ MEMORY_ROOF_PCT = 85.0    # both at >= 85% of peak DRAM throughput
 SHARED_STALLS = ("short_scoreboard", "mio_throttle")
 SLOWER_BELOW = 0.95       # a step below this is a slow-down: the verdict adds the counter that rose most
 MIN_STALL = 0.5           # a stall reason below this many warps per issue is no cause of a slow-down
+STALL_RISE = 1.2          # a slow-down's later stage is judged by its top stall only if that stall rose by 20%
+MIN_NEW_COUNT = 1000      # a counter that rises from 0 is named only from this many events
 OCCUPANCY_FALL = 0.30     # a slow-down's later stage keeps >= 30% fewer warps resident: the occupancy rule
 ONE_KERNEL_SHARE = 0.5    # a profiled kernel below half the stage's ladder time: the row says it covers one kernel
 
@@ -250,11 +255,12 @@ def slowdown_cause(b, c):
     if not kc:
         return None
     v = (c.get("stalls") or {}).get(kc, 0.0)
+    rose = v >= MIN_STALL and v >= STALL_RISE * ((b.get("stalls") or {}).get(kc) or 0.0)
     ob, oc = b.get("occupancy_pct"), c.get("occupancy_pct")
-    if kc == "barrier":
+    if kc == "barrier" and rose:
         return "slower: barrier", ("the later stage stalls most at a block barrier (%.2f warps per issue; the "
                                    "earlier one's top stall: %s)" % (v, top(b)))
-    if kc in SHARED_STALLS:
+    if kc in SHARED_STALLS and rose:
         return "slower: shared", ("the later stage stalls most on shared memory (%s, %.2f warps per issue; bank "
                                   "conflicts %s -> %s)" % (kc, v, cs.fmt(b.get("conflicts"), "{:,.0f}"),
                                                            cs.fmt(c.get("conflicts"), "{:,.0f}")))
@@ -276,6 +282,8 @@ def biggest_rise(b, c):
         else:
             x, y = b.get(key), c.get(key)
         if x is None or y is None or y <= 0 or (key.startswith("stall:") and y < MIN_STALL):
+            continue
+        if x <= 0 and not key.startswith("stall:") and y < MIN_NEW_COUNT:
             continue
         factor = y / x if x > 0 else float("inf")
         if factor > 1.2 and (best is None or factor > best[0]):
@@ -365,7 +373,7 @@ def main(argv=None):
         return d
 
     header = ["step", "ladder ms", "ladder step", "kernel us", "DRAM % peak", "occupancy %", "top stalls (warps/issue)",
-              "bank conflicts", "L2 hit %", "warp inst.", "what bounds both"]
+              "bank conflicts", "L2 hit %", "warp inst.", "verdict"]
     table, failed = [], bool(bad)
     for before, after, step, problem in steps:
         name = "%s -> %s" % (before["stage"], after["stage"])
@@ -391,9 +399,10 @@ def main(argv=None):
             text += "; slower, the largest rise: %s" % rise if rise else "; slower, no counter rose by 20%"
         for row, d in ((before, b), (after, c)):
             ladder_us, kernel_us = 1000.0 * (number(row["ms_median"]) or 0.0), d.get("time_us")
-            if kernel_us is not None and a.n is None and kernel_us < ONE_KERNEL_SHARE * ladder_us:
-                text += ("; %s launches more than one kernel: the profile covers its first (%.0f us of %.0f)"
-                         % (row["stage"], kernel_us, ladder_us))
+            if (kernel_us is not None and a.n is None and not a.from_reports and rule != "launch"
+                    and LAUNCH_BOUND_US <= kernel_us < ONE_KERNEL_SHARE * ladder_us):
+                text += ("; %s enqueues more than the profiled kernel (more kernels or memsets): %.0f us of "
+                         "its %.0f" % (row["stage"], kernel_us, ladder_us))
         table.append([name, times, "%.3fx" % step, pair(b, c, "time_us", "{:.1f}"), pair(b, c, "dram_pct", "{:.1f}"),
                       pair(b, c, "occupancy_pct", "{:.1f}"), "%s / %s" % (stalls_text(b), stalls_text(c)),
                       pair(b, c, "conflicts", "{:,.0f}"), pair(b, c, "l2_hit_pct", "{:.1f}"),
@@ -411,8 +420,8 @@ def main(argv=None):
                     "inside each program's `--profile` range) at n = %s. Made by `scripts/step_causes.py`. "
                     "Each cell is before / after; stalls are warps stalled per issued instruction; bank "
                     "conflicts are l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld + _st (extra "
-                    "wavefronts); the verdict is the first rule of the script's --help that holds for both "
-                    "(one-address atomics at %.2f ns each).\n\n"
+                    "wavefronts); the verdict is the first rule of the script's --help that holds (for both "
+                    "stages, or for a slow-down's later stage; one-address atomics at %.2f ns each).\n\n"
                     % (os.path.basename(a.ladder), a.threshold, a.n or "the ladder's n", ns))
             f.write(cs.markdown_table(header, table))
         print("\nMarkdown: " + a.md)

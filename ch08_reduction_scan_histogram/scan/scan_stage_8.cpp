@@ -1,6 +1,6 @@
 // The program scan_stage_8: chapter 8's scan stage 8 (sm_90 and newer; exclusive or inclusive,
 // float, double or int, any n), checked, timed and reported by the harness.
-// `--pipeline VxS[-near|-near16][-ahead|-early]` picks the vectors per consumer thread, the stages of
+// `--pipeline default|VxS[-near|-near16][-ahead|-early]` picks the vectors per consumer thread, the stages of
 // the ring and the schedule (the look-back bounded by the block's previous tile, 4 or 16 windows of
 // predecessors per round trip; the next tile reduced ahead; a reduce warp publishing each tile's
 // aggregate as it lands, the look-back warp its inclusive prefix); the first name --help lists is

@@ -54,7 +54,7 @@
 //!
 //! Shape (kStage8Shape, per element type): for float and int 4 vectors of 16 bytes per consumer
 //! thread (4,096 elements at block 256) and 6 stages in the ring; for double stage 7's tile, 8
-//! vectors (2,048 doubles at block 256), and 3 stages. Stages * (tile + 128) bytes of shared memory
+//! vectors (4,096 doubles at block 256), and 3 stages. Stages * (tile + 128) bytes of shared memory
 //! (99,072 and 98,688 at block 256: two blocks fit an SM of 227 KiB), Block + 96 threads. The shape
 //! table that chose them is on the page (stage8.md); `--pipeline` runs the others.
 //! Against stage 7 the profiler shows no stalls at a block barrier (waits on mbarriers instead) and
@@ -341,7 +341,8 @@ struct PipelineShape {
 //! Stage 8's default shape for element type T, the fastest of the measured shape table (stage8.md):
 //! 4-byte types 4 vectors x 6 stages (16 KiB tiles at block 256, more and smaller copies in flight);
 //! double 8 x 3 (stage 7's 32 KiB tile), since every smaller tile made the double scan slower.
-//! Every default shape holds the same shared memory at a block size: 96 KiB at block 256.
+//! Every default shape holds about the same shared memory at a block size: 99,072 and 98,688
+//! bytes of ring at block 256.
 template <class T>
 inline constexpr PipelineShape kStage8Shape = sizeof(T) == 4 ? PipelineShape{4, 6} : PipelineShape{8, 3};
 
@@ -370,7 +371,7 @@ inline std::size_t pipeline_smem_bytes(int block, PipelineShape shape) {
 }
 
 inline constexpr int kPipelineMinBlock = 128;  //!< smallest consumer block of the default shape
-inline constexpr int kPipelineMaxBlock = 512;  //!< largest (at 512, 3 stages of 64 KiB)
+inline constexpr int kPipelineMaxBlock = 512;  //!< largest (at 512: 6 stages of 32 KiB, or 3 of 64 KiB for double)
 //! The consumer block of every other shape (scan_stage_8_shapes.cuh): compiled at this size only.
 inline constexpr int kPipelineShapeBlock = 256;
 

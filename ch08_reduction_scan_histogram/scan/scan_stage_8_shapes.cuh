@@ -23,7 +23,7 @@
 //!     the latest (it knows that tile's prefix) and reads 4 or 16 windows of 32 predecessors per
 //!     round trip. With the reduce warp the walks are already short, and the extra loads can cost
 //!     more than they save.
-//!   - `4x6-early` (the default's kernel at 4 vectors, 6 stages): 16 KiB tiles at block 256, the same
+//!   - `4x6-early` (the default for float and int; here for every type): 16 KiB tiles at block 256, the same
 //!     shared memory as 8x3, with more and smaller copies in flight; `3x8-early` (12 KiB tiles) and
 //!     `2x12-early` (8 KiB tiles) go further the same way.
 //! Threads: Block + 96 with the reduce warp, Block + 64 without. Every shape but the default is

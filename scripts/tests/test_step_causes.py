@@ -136,10 +136,19 @@ class StepCauses(unittest.TestCase):
         self.assertIn("occupancy 90.0% -> 35.0%", text)
         # the same stall with the warps still resident: no rule holds, the step stays UNEXPLAINED
         self.assertIsNone(step_causes.slowdown_cause(before, later({"wait": 2.3}, occ=80.0)))
+        # a barrier stall that fell, or one too small to matter, is no cause
+        falling = {"stalls": {"long_scoreboard": 60.0, "barrier": 45.0}, "occupancy_pct": 90.0}
+        self.assertIsNone(step_causes.slowdown_cause(falling, later({"barrier": 40.0})))
+        self.assertIsNone(step_causes.slowdown_cause(before, later({"barrier": 0.2})))
         # a stall reason that appears at 0.02 warps per issue is not named as the largest rise
         rise = step_causes.biggest_rise({"stalls": {"long_scoreboard": 12.0, "misc": 0.0}, "inst": 100.0},
                                         {"stalls": {"long_scoreboard": 220.0, "misc": 0.02}, "inst": 100.0})
         self.assertIn("stall long_scoreboard x18.3", rise)
+        # bank conflicts that appear from none are named only from MIN_NEW_COUNT on
+        rise = step_causes.biggest_rise({"conflicts": 0.0, "inst": 100.0}, {"conflicts": 3.0, "inst": 130.0})
+        self.assertIn("warp instructions x1.3", rise)
+        rise = step_causes.biggest_rise({"conflicts": 0.0, "inst": 100.0}, {"conflicts": 557650.0, "inst": 130.0})
+        self.assertIn("bank conflicts new (0 -> 557,650)", rise)
 
     def test_missing_program_is_an_error(self):
         os.remove(os.path.join(self.build, "ch07_reduction_opt", "reduce_kernel_10"))
