@@ -59,10 +59,12 @@ FINISHES = [("atomic", ["--finish", "atomic"]), ("partials", ["--finish", "parti
 VARIANTS = {"scan_block_blelloch": [("block1024", ["--block", "1024"])],
             "histogram_stage_1": [("skip", ["--skip-empty", "on"]), ("fold_all", ["--skip-empty", "off"])],
             "histogram_stage_7": [("copies1", ["--copies", "1"]), ("copies4", ["--copies", "4"])],
-            # Stage 7's knobs (issue 24): the default and the most different form.
+            # Stage 7's knobs: the default and the most different form.
             "scan_stage_7": [("default", ["--tuning", "default"]), ("backoff-occ62", ["--tuning", "backoff-occ62"])],
-            # Stage 8: the default (at float: 4x6-early), then reduce-ahead, the plain schedule and the 16-window near look-back.
-            "scan_stage_8": [("default", []), ("8x3-ahead", ["--pipeline", "8x3-ahead"]),
+            # Stage 8: the default at float (4x6-early) and at double (8x3-early: the default's shape is
+            # chosen per type), then reduce-ahead, the plain schedule and the 16-window near look-back.
+            "scan_stage_8": [("default", []), ("default_double", ["--type", "double"]),
+                             ("8x3-ahead", ["--pipeline", "8x3-ahead"]),
                              ("8x3", ["--pipeline", "8x3"]), ("8x3-near16-early", ["--pipeline", "8x3-near16-early"])],
             "reduce_kernel_6": [("syncwarp", ["--last-warp", "syncwarp"]),
                                 ("syncwarp_partials", ["--last-warp", "syncwarp", "--finish", "partials"]),

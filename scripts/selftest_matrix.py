@@ -27,7 +27,7 @@ PROBLEMS = [
     ("histogram_broken", ["uint8", "int", "float"], []),
 ]
 N_2E24 = 2**24
-# (bug, n, seeds): the table of issue 21 first, then the other two bugs past 2^24, and past 2^31.
+# (bug, n, seeds): the first table, then the other two bugs past 2^24, and past 2^31.
 # (The tests' sweep runs every bug with 20 seeds at 2^24 + 3 and 2^28: ctest -L long.)
 ROWS = [
     ("drop-last", 100003, 1),
