@@ -365,6 +365,14 @@ PipelineShape shape_for(harness::DType type) {
   return harness::with_input_type(type, [](auto t) { return Shape::template of<decltype(t)>; });
 }
 
+//! Tiles of stage 8 for the arguments at a shape policy: ceil(n / tile), the tile Block x the
+//! shape's vectors of 16 bytes at the arguments' type and block.
+//! @throws harness::UsageError past 2^31 - 1 tiles (grid_for_tiles)
+template <class Shape>
+unsigned pipeline_tiles(const harness::ScanArgs& a) {
+  return grid_for_tiles(a.n, vector_tile(a, shape_for<Shape>(a.type).vectors));
+}
+
 //! Dynamic shared memory of stage 8's kernel at a block size and shape, in bytes: the ring's stages.
 inline std::size_t pipeline_smem_bytes(int block, PipelineShape shape) {
   return static_cast<std::size_t>(shape.stages) * pipeline_stage_bytes(block, shape.vectors);
@@ -457,7 +465,7 @@ std::size_t pipeline_grid(const harness::ScanArgs& a, std::size_t tiles) {
 template <class Schedule, class Shape>
 void launch_scan_bulk_pipeline(const harness::ScanArgs& a) {
   const PipelineShape shape = shape_for<Shape>(a.type);
-  const unsigned tiles = grid_for_tiles(a.n, vector_tile(a, shape.vectors));
+  const unsigned tiles = pipeline_tiles<Shape>(a);
   const std::size_t grid = pipeline_grid<Schedule, Shape>(a, tiles);
   const std::size_t smem = pipeline_smem_bytes(a.block, shape);
   with_pipeline_kernel<Schedule, Shape>(a.type, a.block, [&](auto kernel, auto t, auto block) {
@@ -494,7 +502,7 @@ harness::Stage<harness::Scan> pipeline_stage() {
   s.shared_bytes = pipeline_block_smem<Shape>;
   s.device_rule = [](const harness::ScanArgs&, const harness::DeviceLimits& limits) { return stage8_no_code_for(limits); };
   s.workspace_bytes = [](const harness::ScanArgs& a) {
-    const std::size_t tiles = grid_for_tiles(a.n, vector_tile(a, shape_for<Shape>(a.type).vectors));
+    const std::size_t tiles = pipeline_tiles<Shape>(a);
     return harness::with_input_type(a.type, [&](auto t) { return look_back_workspace_bytes<decltype(t)>(tiles); });
   };
   s.depth = [](const harness::ScanArgs& a) {
@@ -505,19 +513,17 @@ harness::Stage<harness::Scan> pipeline_stage() {
     const double scan_depth = vector_tile_depth(a, vectors) + a.block / 32.0;
     const double sum_depth = static_cast<double>(vector_tile(a, vectors)) / 32.0 + 5;
     return look_back_depth(Schedule::kReduceWarp ? std::max(scan_depth, sum_depth) : scan_depth,
-                           grid_for_tiles(a.n, vector_tile(a, vectors)));
+                           pipeline_tiles<Shape>(a));
   };
 #if CH08_STAGE8_PTX
   s.grid_for = [](const harness::ScanArgs& a) {
-    return pipeline_grid<Schedule, Shape>(a, grid_for_tiles(a.n, vector_tile(a, shape_for<Shape>(a.type).vectors)));
+    return pipeline_grid<Schedule, Shape>(a, pipeline_tiles<Shape>(a));
   };
   s.launch = launch_scan_bulk_pipeline<Schedule, Shape>;
 #else
   // No kernel in this build: every path refuses the stage before it gets here (check_device_fit on
   // `unavailable`); a direct call is refused too, with the same reason.
-  s.grid_for = [](const harness::ScanArgs& a) -> std::size_t {
-    return grid_for_tiles(a.n, vector_tile(a, shape_for<Shape>(a.type).vectors));
-  };
+  s.grid_for = [](const harness::ScanArgs& a) -> std::size_t { return pipeline_tiles<Shape>(a); };
   s.launch = [](const harness::ScanArgs&) {
     throw harness::UnsupportedError(std::string("scan_stage_8: ") + harness::kCannotRunHere + ": " +
                                     stage8_toolkit_gap() + "; run scan_stage_7 instead");
