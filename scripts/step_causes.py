@@ -40,8 +40,8 @@ otherwise UNEXPLAINED. A slow-down also names the counter of the later stage tha
 conflicts, warp instructions, global atomics from at least MIN_NEW_COUNT events, a stall reason of at
 least MIN_STALL warps per issue). A stage whose profiled kernel takes less than ONE_KERNEL_SHARE of its
 ladder time (and at least LAUNCH_BOUND_US) enqueues more than that kernel (more kernels, or memsets):
-the row says so; not with --n or --from-reports, whose runs need not match the ladder's. The counters are in the table either way: a
-verdict is a pointer, not a proof.
+the row says so; not with --n or --from-reports, whose runs need not match the ladder's. The
+counters are in the table either way: a verdict is a pointer, not a proof.
 
 Input errors are reported, not skipped: a step_speedup that disagrees with the two times by more than
 STEP_TOLERANCE (INCONSISTENT), a stage row whose program is not built, a profile that fails.
@@ -80,7 +80,7 @@ MIN_STALL = 0.5           # a stall reason below this many warps per issue is no
 STALL_RISE = 1.2          # a slow-down's later stage is judged by its top stall only if that stall rose by 20%
 MIN_NEW_COUNT = 1000      # a counter that rises from 0 is named only from this many events
 OCCUPANCY_FALL = 0.30     # a slow-down's later stage keeps >= 30% fewer warps resident: the occupancy rule
-ONE_KERNEL_SHARE = 0.5    # a profiled kernel below half the stage's ladder time: the row says it covers one kernel
+ONE_KERNEL_SHARE = 0.5    # a profiled kernel below half the stage's ladder time: the stage enqueues more
 
 METRICS = [
     "gpu__time_duration.sum",
