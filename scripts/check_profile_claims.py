@@ -7,6 +7,9 @@ compared step by step.
 
 Chapter 7 (--chapter ch07, reduce_kernel_0..8, 9a, 9b, 9..11, then stages 1..8 again with --finish
 partials, named reduce_kernel_N@partials; the claims stop at stage 9):
+  0, 1     one address, one L2 slice: stage 0 (one atomic per element) and stage 1 with the atomic
+           finish (one per block): the busiest L2 slice takes >= ONE_SLICE_MIN_PCT % of the L2's
+           atomic requests (lts__t_requests_op_red/atom, .max over the slices against .sum)
   1 -> 3   for both finishes: the strided index against the modulo branch: bank conflicts rise (x10
            or more) and divergence falls, seen as whole warps leaving the tree: shared ld+st
            instructions fall (the divergent-branch counter is 0 on both sides: nvcc predicates the
@@ -56,6 +59,14 @@ first kernel of each launch):
            compute capability 9.0: on an older GPU its claims read SKIPPED (needs sm_90), not FAIL
 
 Chapter 8, histogram (--chapter ch08-histogram, histogram_stage_0..7, 8-bit samples, 256 bins):
+  0 -> 0@one-bin  one counter: the busiest L2 slice takes >= ONE_SLICE_MIN_PCT % of the atomics, and
+           the kernel takes >= ONE_BIN_ATOMIC_MIN_TIME_RISE times uniform data's time
+  1, 1@one-bin  shared-memory wavefronts per shared atomic instruction: uniform data's random bins
+           collide on banks (>= RANDOM_BINS_MIN_WAVEFRONTS), one-bin data's 32 lanes on one counter
+           take >= SAME_ADDRESS_MIN_WAVEFRONTS passes, and stage 2's per-warp copies leave that the
+           same (within SAME_WAVEFRONTS_TOLERANCE)
+  1 -> 2   one-bin data, one thread per sample: the per-warp fold reads 8 copies of every bin, shared
+           loads rise >= PER_WARP_FOLD_MIN_LD_RISE times
   0 -> 1   global atomics fall by more than 95% once a block counts many samples (stage 1 at
            --grid 1056, 8 blocks of 256 per SM: one atomic per non-empty bin per block instead of
            one per sample; at its default grid of one thread per sample a block folds as many
@@ -171,6 +182,14 @@ SKIPPED_FOLDS_MIN_DROP = 0.95     # histogram 5 -> 5@one-bin: global atomics fal
 SAME_SHARED_TOLERANCE = 0.05     # histogram 5 -> 6, uniform: the same shared ld+st within 5%
 RUNS_MIN_SHARED_DROP = 0.40      # histogram 5 -> 6, one-bin: shared ld+st fall by >= 40% (the fold's reads of
                                  # every counter stay)
+ONE_SLICE_MIN_PCT = 90.0         # ch07 0 and 1 (atomic finish), histogram 0@one-bin: the busiest L2 slice
+                                 # takes >= 90% of the L2's atomic requests (one address, one slice)
+ONE_BIN_ATOMIC_MIN_TIME_RISE = 2.0  # histogram 0 -> 0@one-bin: one-bin data takes >= 2x as long
+SAME_ADDRESS_MIN_WAVEFRONTS = 16.0  # histogram 1@one-bin: wavefronts per shared atomic instruction
+                                    # (32 lanes on one counter: one pass per lane would be 32)
+RANDOM_BINS_MIN_WAVEFRONTS = 1.5    # histogram 1, uniform: random bins collide on banks
+SAME_WAVEFRONTS_TOLERANCE = 0.10    # histogram 1@one-bin -> 2@one-bin: the same wavefronts per instruction
+PER_WARP_FOLD_MIN_LD_RISE = 4.0     # histogram 1 -> 2 at one thread per sample: the fold reads 8 copies
 RUNS_MIN_TIME_DROP = 0.20        # histogram 5 -> 6, one-bin: kernel time falls by >= 20%
 
 K7 = "reduce_kernel_%d"
@@ -198,6 +217,12 @@ CHAPTERS = {
                            + [(K7 % i, ["--finish", "atomic"]) for i in (1, 2, 3, 4, 5, 7, 8)]
                            + [(K7P % i, ["--finish", "partials"]) for i in (1, 2, 3, 4, 5, 7, 8)]),
         "claims": [
+            # Where the same-address atomics go: one L2 slice takes them all (stage 0: one per
+            # element; stage 1 with the atomic finish: one per block).
+            (K7 % 0, K7 % 0, "l2_atomic_busiest_slice_pct", "at_least", ONE_SLICE_MIN_PCT, True,
+             "one atomic per element, all on one address: one L2 slice takes them (% of the L2's atomic requests)"),
+            (K7 % 1, K7 % 1, "l2_atomic_busiest_slice_pct", "at_least", ONE_SLICE_MIN_PCT, True,
+             "atomic finish, one atomic per block on one address: the same one L2 slice"),
             # The strided index (3) against the modulo branch (1), with both finishes. The article's
             # "divergence falls" shows as whole warps leaving the tree (fewer warp-level shared
             # instructions); the divergent-branch counter is 0 on both sides (predicated, see table).
@@ -303,17 +328,37 @@ CHAPTERS = {
         "title": "Chapter 8 (histogram)",
         "bin_dir": "build/ch08_reduction_scan_histogram",
         "type": "uint8",
-        "stages": [H8 % 0, H8 % 1, H8 % 1 + "@grid", H8 % 1 + "@one-bin", H8 % 2 + "@one-bin",
-                   H8 % 1 + "@fold-all", H8 % 1 + "@one-bin-default-grid", H8 % 1 + "@fold-all-one-bin",
+        "stages": [H8 % 0, H8 % 0 + "@one-bin", H8 % 1, H8 % 1 + "@grid", H8 % 1 + "@one-bin", H8 % 2 + "@one-bin",
+                   H8 % 1 + "@fold-all", H8 % 1 + "@one-bin-default-grid", H8 % 2 + "@one-bin-default-grid",
+                   H8 % 1 + "@fold-all-one-bin",
                    H8 % 2, H8 % 3, H8 % 4, H8 % 5, H8 % 5 + "@one-bin", H8 % 6, H8 % 6 + "@one-bin", H8 % 7],
-        "stage_args": {H8 % 1 + "@grid": FULL_GRID, H8 % 1 + "@one-bin": ONE_BIN_SAME_GRID,
+        "stage_args": {H8 % 0 + "@one-bin": ["--dist", "one-bin"], H8 % 1 + "@grid": FULL_GRID, H8 % 1 + "@one-bin": ONE_BIN_SAME_GRID,
                        H8 % 2 + "@one-bin": ONE_BIN_SAME_GRID,
                        H8 % 1 + "@fold-all": ["--skip-empty", "off"],
                        H8 % 1 + "@one-bin-default-grid": ["--dist", "one-bin"],
+                       H8 % 2 + "@one-bin-default-grid": ["--dist", "one-bin"],
                        H8 % 1 + "@fold-all-one-bin": ["--skip-empty", "off", "--dist", "one-bin"],
                        H8 % 5 + "@one-bin": ["--dist", "one-bin"],
                        H8 % 6 + "@one-bin": ["--dist", "one-bin"]},
         "claims": [
+            # Stage 0 on one-bin data: every sample's atomic on one counter, so one L2 slice takes
+            # them all (on uniform data 256 counters spread them), and the kernel is slower.
+            (H8 % 0 + "@one-bin", H8 % 0 + "@one-bin", "l2_atomic_busiest_slice_pct", "at_least",
+             ONE_SLICE_MIN_PCT, True, "one-bin data: one counter, one L2 slice takes the atomics ..."),
+            (H8 % 0, H8 % 0 + "@one-bin", "time_us", "rise_factor", ONE_BIN_ATOMIC_MIN_TIME_RISE, True,
+             "... and the kernel takes several times as long as on uniform data"),
+            # Shared atomics: random bins collide on banks; 32 lanes on one counter take many passes.
+            (H8 % 1, H8 % 1, "atom_wavefronts_per_inst", "at_least", RANDOM_BINS_MIN_WAVEFRONTS, True,
+             "uniform data: a warp's 32 random bins collide on banks (wavefronts per shared atomic instruction)"),
+            (H8 % 1 + "@one-bin", H8 % 1 + "@one-bin", "atom_wavefronts_per_inst", "at_least",
+             SAME_ADDRESS_MIN_WAVEFRONTS, True,
+             "one-bin data: 32 lanes on one counter, the warp's atomic takes many passes"),
+            (H8 % 1 + "@one-bin", H8 % 2 + "@one-bin", "atom_wavefronts_per_inst", "same",
+             SAME_WAVEFRONTS_TOLERANCE, True,
+             "per-warp copies leave a warp's own lanes on one counter: the same passes per atomic"),
+            (H8 % 1 + "@one-bin-default-grid", H8 % 2 + "@one-bin-default-grid", "shared_ld", "rise_factor",
+             PER_WARP_FOLD_MIN_LD_RISE, True,
+             "one thread per sample: the per-warp fold reads 8 copies of every bin (shared loads rise)"),
             (H8 % 0, H8 % 1 + "@grid", "global_atomics", "drop", PRIVATISED_ATOMICS_MIN_DROP, True,
              "global atomics fall by > 95% (a private histogram per block of many samples, folded once)"),
             (H8 % 1 + "@one-bin", H8 % 2 + "@one-bin", "shared_atom", "same", SAME_WORK_TOLERANCE, True,
@@ -382,6 +427,8 @@ TABLE = [  # Markdown columns: (header, derived key, format)
     ("barriers/block", "barriers_per_block", "{:.2f}"),
     ("shared atomics", "shared_atom", "{:,.0f}"),
     ("global atomics", "global_atomics", "{:,.0f}"),
+    ("busiest L2 slice % of atomics", "l2_atomic_busiest_slice_pct", "{:.1f}"),
+    ("wavefronts/shared atomic", "atom_wavefronts_per_inst", "{:.1f}"),
     ("global ld", "global_ld", "{:,.0f}"),
     ("DRAM % peak", "dram_pct", "{:.1f}"),
     ("occupancy %", "occupancy_pct", "{:.1f}"),

@@ -84,6 +84,18 @@ METRICS = [
     ("smsp__sass_inst_executed_op_global_atom.sum", "global atomic instructions with a return value (warp level)"),
     ("smsp__sass_inst_executed_op_global_red.sum", "global reductions: atomics without a return value (warp level)"),
     ("smsp__sass_inst_executed_op_global_ld.sum", "global load instructions (warp level)"),
+    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum", "bank conflicts of shared atomics"),
+    # Global atomics where they are carried out, in the L2: requests for reductions (RED, no return
+    # value) and atomics (ATOM), summed over the L2 slices and in the busiest slice (.max over the
+    # slices). Every atomic on one address lands in one slice: there the busiest slice takes them all.
+    ("lts__t_requests_op_red.sum", "L2 requests of global reductions, all slices"),
+    ("lts__t_requests_op_red.max", "L2 requests of global reductions, busiest slice"),
+    ("lts__t_requests_op_atom.sum", "L2 requests of global atomics, all slices"),
+    ("lts__t_requests_op_atom.max", "L2 requests of global atomics, busiest slice"),
+    ("lts__t_sectors_op_red.sum", "L2 sectors of global reductions, all slices (if requests are not counted)"),
+    ("lts__t_sectors_op_red.max", "L2 sectors of global reductions, busiest slice"),
+    ("lts__t_sectors_op_atom.sum", "L2 sectors of global atomics, all slices"),
+    ("lts__t_sectors_op_atom.max", "L2 sectors of global atomics, busiest slice"),
     ("lts__t_sector_hit_rate.pct", "L2 hit rate, % of sectors"),
     ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput, % of peak"),
     ("dram__bytes_read.sum", "DRAM bytes read"),
@@ -113,6 +125,9 @@ ROWS = [
     ("shared_atom_wavefronts", "shared-atomic wavefronts", "{:,.0f}", "lower"),
     ("global_atomics", "global atomic instructions (ATOM + RED)", "{:,.0f}", "lower"),
     ("global_ld", "global load instructions", "{:,.0f}", "lower"),
+    ("conflicts_atom", "bank conflicts (shared atomics)", "{:,.0f}", "lower"),
+    ("l2_atomic_requests", "L2 atomic requests (RED + ATOM)", "{:,.0f}", "lower"),
+    ("l2_atomic_busiest_slice_pct", "busiest L2 slice's share of them (%)", "{:.1f}", "lower"),
     ("l2_hit_pct", "L2 hit rate (% of sectors)", "{:.1f}", "higher"),
     ("dram_pct", "DRAM throughput (% of peak)", "{:.1f}", "higher"),
     ("occupancy_pct", "achieved occupancy (%)", "{:.1f}", "higher"),
@@ -290,6 +305,18 @@ def derived(m):
     atom, red = g("smsp__sass_inst_executed_op_global_atom.sum"), g("smsp__sass_inst_executed_op_global_red.sum")
     d["global_atomics"] = None if atom is None and red is None else (atom or 0.0) + (red or 0.0)
     d["global_ld"] = g("smsp__sass_inst_executed_op_global_ld.sum")
+    d["conflicts_atom"] = g("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum")
+    unit = "requests" if g("lts__t_requests_op_red.sum") is not None else "sectors"
+    red_all, red_max = g("lts__t_%s_op_red.sum" % unit), g("lts__t_%s_op_red.max" % unit)
+    atom_all, atom_max = g("lts__t_%s_op_atom.sum" % unit), g("lts__t_%s_op_atom.max" % unit)
+    l2_all = None if red_all is None and atom_all is None else (red_all or 0.0) + (atom_all or 0.0)
+    d["l2_atomic_requests"] = l2_all  # sectors where this ncu has no request counter
+    # The busiest slice's share of the L2's atomic requests (%), None when there are almost none.
+    # With both kinds present, the two busiest slices may differ: the share is then an upper bound.
+    if l2_all and l2_all >= 1000 and (red_max is not None or atom_max is not None):
+        d["l2_atomic_busiest_slice_pct"] = min(100.0, 100.0 * ((red_max or 0.0) + (atom_max or 0.0)) / l2_all)
+    else:
+        d["l2_atomic_busiest_slice_pct"] = None
     d["l2_hit_pct"] = g("lts__t_sector_hit_rate.pct")
     d["dram_pct"] = g("dram__throughput.avg.pct_of_peak_sustained_elapsed")
     d["dram_bytes"] = g("dram__bytes_read.sum")

@@ -53,6 +53,7 @@ STAGES = {
     # the histogram (uint8, n = 2^24; default grids: stages 1 and 2 one thread per sample, 3 and 4 and
     # 7 one wave of 1,056 blocks, 5 and 6 of 396 blocks)
     "histogram_stage_0": (0, 0, 0, 0, 0, 0.1, BLOCKS),
+    "histogram_stage_0@one-bin": (0, 0, 0, 0, 0, 0.02, BLOCKS),
     "histogram_stage_1": (1, 1, 2, 2.0e4, 524288, 0.5, BLOCKS),
     "histogram_stage_1@grid": (8, 8, 2, 95, 0, 9.7, 1056),
     "histogram_stage_1@one-bin": (8, 8, 2, 1, 1056, 13.2, 1056),
@@ -60,6 +61,7 @@ STAGES = {
     "histogram_stage_1@fold-all": (1, 1, 2, 2.0e4, 0, 0.6, BLOCKS),
     "histogram_stage_1@one-bin-default-grid": (1, 1, 2, 0, 65536, 2.0, BLOCKS),
     "histogram_stage_1@fold-all-one-bin": (1, 1, 2, 0, 0, 0.5, BLOCKS),
+    "histogram_stage_2@one-bin-default-grid": (8, 8, 2, 0, 65536, 1.0, BLOCKS),
     "histogram_stage_2": (8, 8, 2, 2.0e4, 524288, 0.5, BLOCKS),
     "histogram_stage_3": (8, 8, 2, 100, 0, 12.0, 1056),
     "histogram_stage_4": (8, 8, 2, 100, 0, 40.0, 1056),
@@ -72,19 +74,32 @@ STAGES = {
 SAMPLE_WARPS = 2 ** 24 // 32  # one shared atomic warp instruction per 32 samples
 # Counters beyond STAGES' tuple, by metric name (numbers; formatted like ncu's).
 EXTRA = {
+    # one address: the busiest L2 slice takes every reduction request
+    "reduce_kernel_0": {"lts__t_requests_op_red.sum": 2 ** 24, "lts__t_requests_op_red.max": 2 ** 24},
+    "reduce_kernel_1": {"lts__t_requests_op_red.sum": BLOCKS, "lts__t_requests_op_red.max": BLOCKS},
     "reduce_kernel_9a": {"smsp__sass_inst_executed_op_global_ld.sum": 131075},
     "reduce_kernel_9b": {"smsp__sass_inst_executed_op_global_ld.sum": 131072},
     "reduce_kernel_9": {"smsp__sass_inst_executed_op_global_ld.sum": 131072},
     "scan_stage_6": {"lts__t_sector_hit_rate.pct": 41.0, "dram__bytes_read.sum": 268435456},
     "scan_stage_7": {"lts__t_sector_hit_rate.pct": 43.5, "dram__bytes_read.sum": 268500000},
-    "histogram_stage_0": {"global_atomics": 524288},
-    "histogram_stage_1": {"shared_atom": SAMPLE_WARPS, "global_atomics": 524288, "time_ns": 710000},
+    # global atomics in the L2: 256 counters spread over the slices; one-bin data, one slice
+    "histogram_stage_0": {"global_atomics": 524288, "time_ns": 170000, "lts__t_requests_op_red.sum": 2 ** 24,
+                          "lts__t_requests_op_red.max": 2 ** 24 / 12},
+    "histogram_stage_0@one-bin": {"global_atomics": 524288, "time_ns": 780000,
+                                  "lts__t_requests_op_red.sum": 2 ** 24, "lts__t_requests_op_red.max": 2 ** 24},
+    # shared atomics: random bins collide on banks (about 3 passes), one bin takes 32 (one per lane)
+    "histogram_stage_1": {"shared_atom": SAMPLE_WARPS, "global_atomics": 524288, "time_ns": 710000,
+                          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum": 3.2 * SAMPLE_WARPS},
     "histogram_stage_1@grid": {"shared_atom": SAMPLE_WARPS, "global_atomics": 8448},
-    "histogram_stage_1@one-bin": {"shared_atom": SAMPLE_WARPS, "global_atomics": 1056, "time_ns": 26500},
-    "histogram_stage_2@one-bin": {"shared_atom": SAMPLE_WARPS, "global_atomics": 1056, "time_ns": 27100},
+    "histogram_stage_1@one-bin": {"shared_atom": SAMPLE_WARPS, "global_atomics": 1056, "time_ns": 26500,
+                                  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum": 32 * SAMPLE_WARPS},
+    "histogram_stage_2@one-bin": {"shared_atom": SAMPLE_WARPS, "global_atomics": 1056, "time_ns": 27100,
+                                  "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum": 32 * SAMPLE_WARPS},
     "histogram_stage_1@fold-all": {"shared_atom": SAMPLE_WARPS, "global_atomics": 524288, "time_ns": 620000},
     "histogram_stage_1@one-bin-default-grid": {"shared_atom": SAMPLE_WARPS, "global_atomics": 65536,
                                                "time_ns": 60000},
+    "histogram_stage_2@one-bin-default-grid": {"shared_atom": SAMPLE_WARPS, "global_atomics": 65536,
+                                               "time_ns": 9000},
     "histogram_stage_1@fold-all-one-bin": {"shared_atom": SAMPLE_WARPS, "global_atomics": 524288,
                                            "time_ns": 620000},
     "histogram_stage_2": {"shared_atom": SAMPLE_WARPS, "global_atomics": 524288, "time_ns": 710000},
@@ -134,7 +149,8 @@ def stage_key(prog, argv):
         labels.append("one-bin")
     if flag("--grid") and not labels:
         labels.append("grid")
-    if flag("--dist") == "one-bin" and not flag("--grid") and prog.endswith("_1") and "fold-all" not in labels:
+    if (flag("--dist") == "one-bin" and not flag("--grid") and prog.endswith(("_1", "_2"))
+            and "fold-all" not in labels):
         labels.append("default-grid")
     key = prog + ("@" + "-".join(labels) if labels else "")
     return key if key in STAGES else prog
