@@ -32,8 +32,9 @@
 //! CUDA samples' threadFenceReduction, with the ticket as an acquire-release read-modify-write.
 //! What the profiler shows: one kernel and no float atomics; one integer atomic and one divergent
 //! branch per block (thread 0 takes the ticket), 2 barriers per block instead of 1, and a kernel a
-//! little slower than stage 10's (likely the last block's extra work, not measured apart); the
-//! chapter's profiling page has the numbers.
+//! little slower than stage 10's; the chapter's profiling page has the numbers. What the extra time
+//! is spent on (the last block's fold of the partials, which starts after every other block has
+//! taken its ticket?) was not measured apart: stages_9_11.md says how to measure it.
 //! Uses stage 9's accumulation and block sum (thread_sum_vectorized.cuh, block_sum_one_barrier.cuh)
 //! and stage 10's grid rule (reduce_grids.cuh); the finish (partial, ticket, last block's sum) is in
 //! last_block_finish.cuh, which stage 12 shares.

@@ -7,8 +7,9 @@
 //! feeds it is not. Stages 2 to 4 read one 4-byte element per loop trip into one accumulator, and the
 //! next trip's fold needs that load: about one load in flight per thread. By Little's law, the bytes
 //! in flight the GPU needs to stream at full speed are bandwidth x latency: at about 4.8 TB/s and
-//! several hundred ns of DRAM latency (assumed, not measured), several megabytes across the whole
-//! GPU, far more than 4 bytes times the 270,000 resident threads. Stages 2 to 4 do stop near half
+//! the DRAM latency that chapter 7 derives from its stage 8's counters
+//! (ch07_reduction_opt/stages_9_11.md), more than 4 bytes times the 270,000 resident threads (this
+//! folder's README.md has the figures). Stages 2 to 4 do stop near half
 //! the peak whatever their tree, their warps waiting on global loads (long scoreboard,
 //! docs/results/H200/profile/ch08_profile_claims.md). Stage 5 loads 16 bytes per instruction
 //! (float4 / double2 / int4) and issues kVectorLoads of

@@ -19,8 +19,11 @@
 //! barriers per tile fall to 1 in both data passes; shared-memory instructions almost vanish (one
 //! store per warp, one load per lane); shuffle instructions appear.
 //! The loads are blocked (a thread reads Items consecutive elements with scalar loads): each warp
-//! instruction touches 32 sectors, and L1 should serve the other Items - 1 instructions of the same
-//! sectors (not measured). Stage 5 replaces them by 16-byte vector loads.
+//! instruction touches 32 sectors, and the other Items - 1 instructions touch the same sectors
+//! again. Does L1 serve those repeats? Not measured: the committed profile tables (H100 and H200,
+//! docs/results/H100/profile/ch08-scan_profile_claims.md) have no L1 counter;
+//! `ncu --metrics l1tex__t_sector_hit_rate.pct` on this stage would tell. Stage 5 replaces them by
+//! 16-byte vector loads.
 //! Determinism: a fixed order for every addition; the same bits on every run.
 //! Source: Merrill and Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back" (NVIDIA
 //! NVR-2016-002), section 3 (reduce-then-scan) and its block-wide scans; chapter 8, section 8.6's

@@ -29,9 +29,11 @@
 //! slot the flag names. Two slots, because a reader that saw AGGREGATE must not read the slot after
 //! the tile has overwritten it with its inclusive prefix.
 //! What the profiler shows against stage 3: DRAM bytes per element fall from 12 to 8 (floats), one
-//! kernel instead of 2 per level; new: a global atomic per tile, spinning loads of the status words
-//! (L2 hits expected, not measured), and warps stalled at the block's second barrier while warp 0
-//! looks back (the top stall, docs/results/H200/profile/ch08-scan_profile_claims.md).
+//! kernel instead of 2 per level; new: a global atomic per tile, spinning loads of the status words,
+//! an L2 hit rate far above every other scan stage's (the H100 table,
+//! docs/results/H100/profile/ch08-scan_profile_claims.md; the counter does not say which loads hit),
+//! and warps stalled at the block's second barrier while warp 0 looks back (the top stall,
+//! docs/results/H200/profile/ch08-scan_profile_claims.md).
 //! Determinism: not promised for float and double: where a look-back stops depends on which
 //! predecessors had published their inclusive prefix by then, so the order of the additions, and
 //! the last bits of a prefix, can change from run to run. Integer results are always the same.

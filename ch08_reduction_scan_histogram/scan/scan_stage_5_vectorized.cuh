@@ -4,8 +4,9 @@
 //!
 //! Changed against stage 4: one idea, how a tile sits in the threads. Stage 4 gives each thread 32
 //! consecutive bytes and reads them with scalar loads: every warp load touches 32 sectors spread
-//! over 1 KiB and uses 4 bytes of each, and L1 should replay the same sectors for the next 7 loads
-//! (the same on the way out; not measured). Here the tile is *warp-striped in 16-byte vectors*:
+//! over 1 KiB and uses 4 bytes of each, and the next 7 loads touch the same sectors again (the same
+//! on the way out); whether L1 serves the repeats is not measured (scan_stage_3_warp_shuffle.cuh
+//! names the counter). Here the tile is *warp-striped in 16-byte vectors*:
 //! warp w owns a
 //! contiguous segment of 32 * Vectors vectors; vector j of lane l is the segment's vector
 //! j * 32 + l. Each of a thread's Vectors loads is one 16-byte access (float4, int4, double2), and
@@ -19,10 +20,13 @@
 //! identity 0 past n and nothing written past n.
 //! Tile: Block * Vectors * 16 bytes; with the default 4 vectors (64 bytes per thread), 4096 floats
 //! or 2048 doubles at Block = 256.
-//! What the profiler should show against stage 4 (not measured): global load and store
-//! instructions fall 4x (floats: one 16-byte access instead of four 4-byte ones) and sectors per
-//! request fall from 32 to 16 (the ideal for 512 bytes); L1 wavefronts per request fall. Measured:
-//! DRAM throughput rises towards the copy's (17.2% -> 49.3% at 2^26, ch08-scan_profile_claims.md).
+//! What the profiler shows against stage 4 (ch08-scan_profile_claims.md, in docs/results/H100/profile
+//! and docs/results/H200/profile): on the H100, global load instructions fall about 4x (floats: one
+//! 16-byte access instead of four 4-byte ones; the count includes the status loads); on the H200,
+//! DRAM throughput rises towards the copy's (17.2% -> 49.3% at 2^26). Not in those tables, so not
+//! measured: store instructions, sectors per request (by the layout, 32 -> 16, the ideal for 512
+//! bytes) and L1 wavefronts per request; the L1TEX table of `ncu --section
+//! MemoryWorkloadAnalysis_Tables` on both stages (scripts/profile_stage.sh collects it) shows them.
 //! Determinism: as stage 4 (not promised for float and double; ints always the same).
 //! Source: Merrill and Garland 2016 (decoupled look-back); CUDA C++ Best Practices Guide,
 //! "Coalesced Access to Global Memory" and vectorised accesses.

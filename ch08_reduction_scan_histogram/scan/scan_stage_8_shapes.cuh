@@ -11,7 +11,8 @@
 //!   - plain (`8x3`): the consumers publish the aggregate after scanning and the inclusive prefix
 //!     after the look-back warp hands them the prefix. Each tile's inclusive prefix then waits on its
 //!     block's consumers, the nearest INCLUSIVE predecessor is about a grid of blocks back, and every
-//!     walk costs many dependent round trips to L2 (a model; walk lengths were not measured).
+//!     walk reads about a grid / 32 windows of status words, each after the one before (a count from
+//!     the schedule; walk lengths were not measured: stage8.md says how).
 //!   - `-ahead` (pipeline_consumer_ahead): the consumers reduce tile i + 1 (and publish its aggregate)
 //!     before they wait for the prefix of tile i. Aggregates come a tile earlier, and the wait
 //!     overlaps a reduction; but an aggregate still waits until its block's consumers get to it,
@@ -21,8 +22,8 @@
 //!     wait behind the walks of its previous tiles, and every look-back wait on them: hence a fourth warp.
 //!   - `-near` / `-near16` (look_back_near): the look-back warp stops at the block's previous tile at
 //!     the latest (it knows that tile's prefix) and reads 4 or 16 windows of 32 predecessors per
-//!     round trip. With the reduce warp the walks are already short, and the extra loads can cost
-//!     more than they save.
+//!     round trip. Measured (stage8.md): slower than the same schedule without it, in every
+//!     schedule; whether the walks are already short, or what the extra loads cost, was not measured.
 //!   - `4x6-early` (the default for float and int; here for every type): 16 KiB tiles at block 256, the same
 //!     shared memory as 8x3, with more and smaller copies in flight; `3x8-early` (12 KiB tiles) and
 //!     `2x12-early` (8 KiB tiles) go further the same way.

@@ -2,9 +2,10 @@
 //! @brief Scan stage 9: for small inputs, where the launches and not the bytes decide: one launch
 //! per run and nothing else, and no look-back at all when one tile covers n.
 //!
-//! Below about 2^20 elements a run of stages 4 to 7 takes a few microseconds, and much of that is
-//! likely the cost of what it enqueues, not of the bytes (not yet measured: scan_ladder --small):
-//! a memset of the tile counter and the flags, then
+//! Below about 2^20 elements the launches, not the bytes, decide a run's time: on an H100 a copy of
+//! the same bytes, one launch, takes not far above what one launch costs (the scan page, README.md,
+//! "Stage 9: one launch for small inputs", from scan_ladder --small and chapter 7's launch_cost).
+//! A run of stages 4 to 7 enqueues two operations: a memset of the tile counter and the flags, then
 //! the kernel. CUB's DeviceScan launches twice as well (a kernel that initialises the tile status,
 //! then the scan). Changed against stage 5 (whose layout, loads and block scan it keeps):
 //!   - no zeroing launch. The counter and the flags must start every run in a known state; here
