@@ -195,7 +195,7 @@ class Tools(unittest.TestCase):
         self.assertIn("| 4 -> 5 |", text)
 
     def test_claims_histogram_and_scan(self):
-        for chapter, passes in (("ch08-histogram", 29), ("ch08-scan", 7)):
+        for chapter, passes in (("ch08-histogram", 31), ("ch08-scan", 7)):
             with self.subTest(chapter=chapter):
                 md = os.path.join(self.tmp, chapter + ".md")
                 rc, out = run(check_profile_claims.main, ["--chapter", chapter, "--bin-dir", self.bin8sh, "--ncu",
@@ -218,9 +218,10 @@ class Tools(unittest.TestCase):
                   "524,288 -> 524,288 (+0.0%; needs a fall of >= 85%)"),
                  ("ch08-scan", self.bin8sh, "scan_stage_7=scan_stage_1", "41.0 -> 50.0 (+9.0 points; needs >= -5)"),
                  # one-bin stage 0 measured as uniform: the atomics spread over the L2 slices
-                 ("ch08-histogram", self.bin8sh, "histogram_stage_0@one-bin=histogram_stage_0", "8.3 (needs >= 90)"),
-                 # one-bin stage 1 measured as uniform: about 3 passes per shared atomic, not 32
-                 ("ch08-histogram", self.bin8sh, "histogram_stage_1@one-bin=histogram_stage_1", "3.2 (needs >= 16)"),
+                 ("ch08-histogram", self.bin8sh, "histogram_stage_0@one-bin=histogram_stage_0", "8.3 (needs >= 60)"),
+                 # one-bin stage 1 measured as uniform: about 3 wavefronts per shared atomic, not 1
+                 ("ch08-histogram", self.bin8sh, "histogram_stage_1@one-bin=histogram_stage_1",
+                  "3.20 -> 3.20 (needs <= 1.1)"),
                  # chapter 7's stage 0 measured as stage 9 (no atomics): the share is not there
                  ("ch07", self.bin, "reduce_kernel_0=reduce_kernel_9", "counter not available")]
         for chapter, folder, alias, text in cases:
