@@ -9,8 +9,10 @@
 //! aggregates the warp first: REDUX.SUM adds the 32 lanes' values and one elected lane (VOTEU.ANY,
 //! a predicated REDG) sends one atomic per warp.
 //! What the profiler shows: global atomic (RED) operations and DRAM idle (0.1% of peak,
-//! docs/results/H200/profile/ch07_profile_claims.md). That the L2's atomic unit is the busy part
-//! is the likely cause, not measured (no L2 atomic-throughput counter is committed).
+//! docs/results/H200/profile/ch07_profile_claims.md). For float each lane's RED is its own request
+//! to the L2, and one L2 slice, the one that holds the result's address, counts every request the
+//! SMs send (the profile claims on an H100, docs/results/H100/profile/ch07_profile_claims.md, and
+//! the counts per slice in docs/results/H100/profile/l2_atomic_requests.txt).
 #pragma once
 #include <cuda_runtime.h>
 

@@ -16,11 +16,12 @@
 //! branch is pure overhead. With one sample per thread and uniform 8-bit data a block of 256
 //! samples leaves about 256 (255/256)^256 = 94 of 256 bins empty; with one-bin data, 255 of them.
 //!
-//! What the profiler should show against stage 0: global atomics fall from n to (grid x bins)
-//! (fewer with the skip; measured: ch08-histogram_profile_claims.md); shared-memory atomics (ATOMS)
-//! appear, one per sample; expected, not measured: bank conflicts
-//! ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom") on random bins and a 32-way
-//! serialisation within a warp when every sample is in one bin.
+//! What the profiler shows against stage 0 (the profile claims, ch08-histogram_profile_claims.md):
+//! global atomics fall from n to (grid x bins) (fewer with the skip); shared-memory atomics (ATOMS)
+//! appear, one per sample. On uniform data a warp's 32 random bins collide on banks: several
+//! shared-memory wavefronts per atomic instruction. When all 32 lanes hit one counter (one-bin data)
+//! the instruction takes one wavefront, not 32 (the hardware does not replay it lane by lane), and at
+//! the same grid one-bin data is no slower than uniform data.
 //! Shared counters are 32-bit: no block is given more than 2^31 samples (histogram_grid.hpp).
 #pragma once
 #include <cuda_runtime.h>
