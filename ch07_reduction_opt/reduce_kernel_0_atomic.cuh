@@ -12,7 +12,7 @@
 //! docs/results/H200/profile/ch07_profile_claims.md). For float each lane's RED is its own request
 //! to the L2, and one L2 slice, the one that holds the result's address, counts every request the
 //! SMs send (the profile claims on an H100, docs/results/H100/profile/ch07_profile_claims.md, and
-//! the counts per slice in docs/results/H100/profile/l2_atomic_requests.txt).
+//! the L2's request counts in docs/results/H100/profile/l2_atomic_requests.txt).
 #pragma once
 #include <cuda_runtime.h>
 

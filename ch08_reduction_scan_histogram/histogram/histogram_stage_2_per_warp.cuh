@@ -7,7 +7,8 @@
 //! same counter. The fold adds the warps' copies of bin b (conflict-free reads: consecutive threads,
 //! consecutive bins) and issues one global atomic per non-empty bin, as stage 1's default. The grid
 //! is stage 1's (one thread per sample unless --grid says otherwise).
-//! What the profiler shows against stage 1 (the profile claims, ch08-histogram_profile_claims.md):
+//! What the profiler shows against stage 1 (the profile claims on an H100,
+//! docs/results/H100/profile/ch08-histogram_profile_claims.md):
 //! the same number of shared atomics; shared memory per block grows warps-fold and the fold reads
 //! warps x bins counters (at one thread per sample, 8 times stage 1's shared loads). On one-bin
 //! data the chapter expects less contention; the counters show none to remove: stage 1's warp

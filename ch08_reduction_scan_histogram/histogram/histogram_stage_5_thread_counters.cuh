@@ -3,16 +3,18 @@
 //! counters in shared memory, with plain loads and stores: no atomics and no bank conflicts,
 //! whatever the data.
 //!
-//! Changed against stage 4: the per-warp sub-histograms (one atomic per sample, serialised when
-//! lanes of a warp hit one counter or one bank) become per-thread byte counters. Thread t owns one
-//! byte per bin. Four bins share a 32-bit word, and word r of thread t sits at word index
-//! r * Block + t, so a warp's 32 lanes always touch 32 different banks (bank = t mod 32) whatever
-//! bins they hit, and no other thread ever touches them: a sample costs one byte load, one add and
-//! one byte store (LDS.U8 / STS.U8), never an atomic. A byte wraps after 255; when an add carries
-//! it past 255 the thread adds 256 to a 32-bit spill counter of that bin (a shared atomic, at most
-//! once per 256 samples of one thread in one bin). At the end, warp w adds bin b's bytes over all
-//! threads plus its spill counter (conflict-free reads, one warp sum: harness::warp_sum_unsigned)
-//! and issues one global atomic per non-empty bin.
+//! Changed against stage 4: the per-warp sub-histograms (one atomic per sample; on uniform data 3.2
+//! shared-memory passes per atomic instruction, lanes of a warp hitting different words of one bank;
+//! lanes on one counter take one pass, as stages 1 and 2 show on one-bin data:
+//! docs/results/H100/profile/ch08-histogram_profile_claims.md) become per-thread byte counters.
+//! Thread t owns one byte per bin. Four bins share a 32-bit word, and word r of thread t sits at
+//! word index r * Block + t, so a warp's 32 lanes always touch 32 different banks (bank = t mod 32)
+//! whatever bins they hit, and no other thread ever touches them: a sample costs one byte load, one
+//! add and one byte store (LDS.U8 / STS.U8), never an atomic. A byte wraps after 255; when an add
+//! carries it past 255 the thread adds 256 to a 32-bit spill counter of that bin (a shared atomic,
+//! at most once per 256 samples of one thread in one bin). At the end, warp w adds bin b's bytes
+//! over all threads plus its spill counter (conflict-free reads, one warp sum:
+//! harness::warp_sum_unsigned) and issues one global atomic per non-empty bin.
 //! Cost: one byte per bin per thread plus the spills, bins x Block + 4 x bins bytes of shared
 //! memory per block (thread_counter_bytes), opted in past the default 48 KiB; at most 256 bins and
 //! Block 256. Block 256 needs 66,560 bytes (64 KiB of bytes plus 1 KiB of spills), 1 KiB more than

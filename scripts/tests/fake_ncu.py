@@ -74,7 +74,6 @@ STAGES = {
 SAMPLE_WARPS = 2 ** 24 // 32  # one shared atomic warp instruction per 32 samples
 # Counters beyond STAGES' tuple, by metric name (numbers; formatted like ncu's).
 EXTRA = {
-    # one address: the busiest L2 slice takes every reduction request
     # one address: the home L2 slice counts two thirds of the requests (as measured on an H100)
     "reduce_kernel_0": {"lts__t_requests_op_red.sum": 3 * 2 ** 19, "lts__t_requests_op_red.max": 2 ** 20},
     "reduce_kernel_1": {"lts__t_requests_op_red.sum": 3 * BLOCKS // 2, "lts__t_requests_op_red.max": BLOCKS},
