@@ -33,9 +33,9 @@
 //! What the profiler shows against stage 4 (scripts/check_profile_claims.py, 4 -> 5): shared atomics
 //! (ATOMS) leave the loop (only spills remain), replaced by byte loads and stores with almost no
 //! bank conflicts; occupancy falls (shared memory limited). Uniform and one-bin data run at the same
-//! speed in the ladders; in a short run one-bin data is faster, because its fold issues one global
-//! atomic per block (one non-empty bin) instead of one per bin, a cost per block that a longer run
-//! hides (README.md gives the figures).
+//! speed in the ladders; in a short run one-bin data is faster, and its fold issues one global
+//! atomic per block (one non-empty bin) instead of one per bin (both measured by the profile
+//! claims; README.md gives the figures).
 //! Shared counters: bytes plus 32-bit spills; a block counts fewer than 2^31 + 2^14 + 46 samples
 //! (histogram_grid.hpp), so spill + bytes < 2^32.
 #pragma once

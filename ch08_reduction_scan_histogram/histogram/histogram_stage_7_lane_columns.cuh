@@ -12,8 +12,8 @@
 //! columns: lane l of every warp counts bin b in word (b * 32 + l) of its copy (warp w uses copy
 //! w % copies). Word b * 32 + l is in bank l, so the 32 lanes of a warp are always in 32 different
 //! banks and at 32 different addresses: one wavefront per atomic instruction, on uniform, one-bin or
-//! any data. Warps of one block share a copy (their atomics on one word are serialised by the
-//! hardware, one instruction after the other); `copies` > 1 splits them for hot bins.
+//! any data. Warps of one block share a copy, so on a hot bin their atomics meet on one word;
+//! `copies` > 1 gives them different words (what that is worth on your GPU: histogram_stage_7 --copies).
 //! Also from stage 6: a 16-byte vector whose 16 bytes are equal (8-bit samples, 256 bins over
 //! [0, 256)) is counted with one atomicAdd of 16: runs in the data cost one update instead of 16.
 //! The fold: thread b adds row b over the 32 columns of every copy, starting at column b % 32, so

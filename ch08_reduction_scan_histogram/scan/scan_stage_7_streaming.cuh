@@ -37,7 +37,7 @@ inline harness::Stage<harness::Scan> scan_stage_7_stage() {
   harness::Stage<harness::Scan> s = single_pass_vec_stage<kStage6Vectors, StreamingCache>();
   s.name = "scan_stage_7";
   s.label = "streaming cache hints";
-  s.change = "data loads and stores marked evict-first (__ldcs, __stcs), so L2 keeps the look-back status";
+  s.change = "data loads and stores marked evict-first (__ldcs, __stcs), to leave the L2 to the look-back status";
   s.source = "CUDA C++ Programming Guide, load and store functions using cache hints";
   s.launch = launch_scan_stage_7;
   return s;
