@@ -92,10 +92,6 @@ METRICS = [
     ("lts__t_requests_op_red.max", "L2 requests of global reductions, busiest slice"),
     ("lts__t_requests_op_atom.sum", "L2 requests of global atomics, all slices"),
     ("lts__t_requests_op_atom.max", "L2 requests of global atomics, busiest slice"),
-    ("lts__t_sectors_op_red.sum", "L2 sectors of global reductions, all slices (if requests are not counted)"),
-    ("lts__t_sectors_op_red.max", "L2 sectors of global reductions, busiest slice"),
-    ("lts__t_sectors_op_atom.sum", "L2 sectors of global atomics, all slices"),
-    ("lts__t_sectors_op_atom.max", "L2 sectors of global atomics, busiest slice"),
     ("lts__t_sector_hit_rate.pct", "L2 hit rate, % of sectors"),
     ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput, % of peak"),
     ("dram__bytes_read.sum", "DRAM bytes read"),
@@ -306,11 +302,10 @@ def derived(m):
     d["global_atomics"] = None if atom is None and red is None else (atom or 0.0) + (red or 0.0)
     d["global_ld"] = g("smsp__sass_inst_executed_op_global_ld.sum")
     d["conflicts_atom"] = g("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum")
-    unit = "requests" if g("lts__t_requests_op_red.sum") is not None else "sectors"
-    red_all, red_max = g("lts__t_%s_op_red.sum" % unit), g("lts__t_%s_op_red.max" % unit)
-    atom_all, atom_max = g("lts__t_%s_op_atom.sum" % unit), g("lts__t_%s_op_atom.max" % unit)
+    red_all, red_max = g("lts__t_requests_op_red.sum"), g("lts__t_requests_op_red.max")
+    atom_all, atom_max = g("lts__t_requests_op_atom.sum"), g("lts__t_requests_op_atom.max")
     l2_all = None if red_all is None and atom_all is None else (red_all or 0.0) + (atom_all or 0.0)
-    d["l2_atomic_requests"] = l2_all  # sectors where this ncu has no request counter
+    d["l2_atomic_requests"] = l2_all
     # The busiest slice's share of the L2's atomic requests (%), None when there are almost none.
     # With both kinds present, the two busiest slices may differ: the share is then an upper bound.
     if l2_all and l2_all >= 1000 and (red_max is not None or atom_max is not None):
@@ -602,7 +597,6 @@ ROOT = sass_check.ROOT
 STEP_CLAIMS = os.path.join(ROOT, "ch07_reduction_opt", "tests", "sass_claims.json")  # how to compile
 # The committed profiler tables, in the order they are tried: the first with both stages' rows is shown.
 STEP_PROFILES = [os.path.join(ROOT, "docs", "results", gpu, "profile", "ch07_profile_claims.md") for gpu in ("H200", "H100")]
-STEP_PROFILE = STEP_PROFILES[0]
 
 
 def stage_header(stage):
@@ -651,7 +645,7 @@ def sass_rows(stages, dtype, block, finish, tool, nvcc, log):
     return rows, [k.name for k in found]
 
 
-def committed_counter_rows(stages, finish, path=STEP_PROFILE):
+def committed_counter_rows(stages, finish, path):
     """[[counter, baseline, candidate]] from the committed profiler table (the first Markdown table
     of `path` whose first column is `stage`); rows named stage@partials for the partials finish.
     None when the file or either stage's row is missing."""
