@@ -25,6 +25,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -58,20 +59,20 @@ void launch_empty(int count, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH();
 }
 
-//! `samples` event timings of `enqueue` (what it enqueues between the two events), each divided by
-//! `per_sample`, after `warmup` untimed samples.
-template <class Enqueue>
-harness::TimingStats event_samples(Enqueue enqueue, int per_sample, int samples, int warmup, cudaStream_t stream) {
-  harness::Event start, stop;
-  std::vector<double> ms;
-  for (int i = 0; i < warmup + samples; ++i) {
-    start.record(stream);
-    enqueue();
-    stop.record(stream);
-    stop.synchronize();
-    if (i >= warmup) ms.push_back(stop.elapsed_ms_since(start) / per_sample);
-  }
-  return harness::summarize_times(std::move(ms));
+//! `samples` event timings (after `warmup` untimed ones) of `runs` calls of `op` between one pair of
+//! events, each divided by `runs`: harness::time_on_gpu with no L2 flush, the calls enqueued one by
+//! one or (with `graph`) captured once into a CUDA graph and replayed.
+harness::TimingStats event_samples(const std::function<void(cudaStream_t)>& op, int runs, bool graph, int samples,
+                                   int warmup, cudaStream_t stream) {
+  harness::TimingOptions t;
+  t.iters = samples;
+  t.warmup = warmup;
+  t.flush_l2 = false;
+  t.runs_per_sample = runs;
+  t.graph = graph;
+  const harness::TimingStats stats = harness::time_on_gpu(op, t, stream, 0);
+  CUDA_CHECK_LAUNCH();
+  return stats;
 }
 
 //! `samples` host-clock timings of enqueueing `per_sample` launches (no wait inside the clock),
@@ -125,18 +126,16 @@ int main(int argc, char** argv) {
     cudaStream_t s = stream.get();
 
     std::vector<Row> rows;
+    const auto nothing = [](cudaStream_t) {};
+    const auto one_empty = [](cudaStream_t st) { empty_kernel<<<1, 1, 0, st>>>(); };
     rows.push_back({"events, nothing between", "two events recorded back to back: the timer's floor", 1,
-                    event_samples([] {}, 1, samples, warmup, s)});
+                    event_samples(nothing, 1, false, samples, warmup, s)});
     rows.push_back({"events, one launch", "one empty kernel between two events", 1,
-                    event_samples([&] { launch_empty(1, s); }, 1, samples, warmup, s)});
+                    event_samples(one_empty, 1, false, samples, warmup, s)});
     rows.push_back({"events, N launches (stream)", "N empty kernels enqueued back to back, divided by N", launches,
-                    event_samples([&] { launch_empty(launches, s); }, launches, samples, warmup, s)});
-    {
-      // The same N launches, captured once and replayed as one graph.
-      const harness::Graph graph([&](cudaStream_t st) { launch_empty(launches, st); }, 1, s);
-      rows.push_back({"events, N launches (graph)", "one CUDA graph of N empty kernels replayed, divided by N", launches,
-                      event_samples([&] { graph.launch(s); }, launches, samples, warmup, s)});
-    }
+                    event_samples(one_empty, launches, false, samples, warmup, s)});
+    rows.push_back({"events, N launches (graph)", "one CUDA graph of N empty kernels replayed, divided by N", launches,
+                    event_samples(one_empty, launches, true, samples, warmup, s)});
     rows.push_back({"host, enqueue one launch", "CPU clock around N cudaLaunchKernel calls, divided by N", launches,
                     host_samples(launches, samples, warmup, s)});
 
