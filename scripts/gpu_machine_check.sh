@@ -22,8 +22,8 @@ with a summary in $OUT/summary.txt. Steps (default: all of them, in this order):
              k in $LADDER_TYPED_SIZES: reduce_ladder_2e<k>_<type>.csv / .md
   ch08       chapter 8's ladders (float sum, float max, int sum) at 2^k for k in $LADDER8_SIZES,
              reduce_barriers, atomic_vs_deterministic
-  scan       chapter 8's scan ladder, float and int, exclusive and inclusive, at 2^k for k in
-             $SCAN_SIZES: scan_ladder_2e<k>_<type>[_inclusive].csv / .md
+  scan       chapter 8's scan ladder for each type in $SCAN_TYPES, exclusive and inclusive, at 2^k
+             for k in $SCAN_SIZES: scan_ladder_2e<k>_<type>[_inclusive].csv / .md
   histogram  chapter 8's histogram ladder, uint8, for each of uniform one-bin zipf image at 2^k for
              k in $HIST_SIZES, and the contention sweep at 2^27: histogram_ladder_2e<k>_uint8_<dist>
   sweep      scripts/size_sweep.sh over chapter 7's ladder into $OUT/sweep
@@ -59,6 +59,7 @@ Environment (default in brackets):
   LADDER_TYPED_SIZES  exponents of chapter 7's double and int ladders ["28"]
   LADDER8_SIZES       exponents of chapter 8's ladders ["28"]
   SCAN_SIZES          exponents of the scan ladders ["26 28 30"]
+  SCAN_TYPES          element types of the scan ladders ["float int double"]
   HIST_SIZES          exponents of the histogram ladders ["28 30"]
   CTEST_ARGS          extra ctest flags for the test step [none]
   LONG_ARGS           extra ctest flags for the long step, e.g. "-R solutions_ch07|test_scan_gpu" [none]
@@ -204,7 +205,7 @@ fi
 
 if want scan; then
   for k in ${SCAN_SIZES:-26 28 30}; do
-    for t in float int; do
+    for t in ${SCAN_TYPES:-float int double}; do
       run_ladder scan_ladder "scan_ladder_2e${k}_$t" --n 2^$k --type $t --iters 30
       run_ladder scan_ladder "scan_ladder_2e${k}_${t}_inclusive" --n 2^$k --type $t --iters 30 --inclusive
     done
