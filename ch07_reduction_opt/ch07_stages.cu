@@ -7,6 +7,7 @@
 #include "reduce_kernel_10_occupancy_grid.cuh"
 #include "reduce_kernel_11_single_pass.cuh"
 #include "reduce_kernel_12_small_inputs.cuh"
+#include "reduce_kernel_13_cluster_finish.cuh"
 #include "reduce_kernel_1_interleaved_modulo.cuh"
 #include "reduce_kernel_2_register_accumulator.cuh"
 #include "reduce_kernel_3_strided_index.cuh"
@@ -37,7 +38,8 @@ std::vector<harness::Stage<harness::Reduce>> all_stages() {
           reduce_kernel_9_stage(),
           reduce_kernel_10_stage(),
           reduce_kernel_11_stage(),
-          reduce_kernel_12_stage()};
+          reduce_kernel_12_stage(),
+          reduce_kernel_13_stage()};
 }
 
 std::vector<harness::Stage<harness::Reduce>> partials_stages() {
@@ -56,7 +58,9 @@ std::vector<harness::Stage<harness::Reduce>> partials_stages() {
 std::vector<harness::LadderTable<harness::Reduce>> ladder_tables() {
   return {{"atomic", "Finish: one atomicAdd per block into the result (the article)",
            "Stages 1 to 8 as the article writes them; stages 9a, 9b, 9 and 10 keep the atomic, stages 11 "
-           "and 12 finish in their last block instead (12: one launch per run, for small inputs). Stage 9's three changes come one at a time: 9a 16-byte "
+           "and 12 finish in their last block instead (12: one launch per run, for small inputs); stage 13 "
+           "(sm_90+) is one thread block cluster whose blocks add their sums in distributed shared memory. "
+           "Stage 9's three changes come one at a time: 9a 16-byte "
            "loads, 9b four of them in flight, 9 the one-barrier block sum. `step` compares each row with "
            "the row above.",
            all_stages()},

@@ -7,11 +7,15 @@
 // 8-17 GB).
 #include <cstdint>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
 #include "catch.hpp"
 #include "ch07_stages.hpp"
+#include "device_limits.hpp"
+#include "errors.hpp"
+#include "run_stage.hpp"
 #include "sweep.hpp"
 
 using harness::Reduce;
@@ -24,6 +28,18 @@ using testing_support::sweep;
 namespace {
 
 Stage<Reduce> stage(const char* name) { return ch07::stage_named(name); }
+
+// Whether this GPU and build run `st` at all (stage 13 needs sm_90): if not, a WARN with the reason,
+// as the sweeps give it, and the caller skips the checks that need a launch.
+bool runs_here(const Stage<Reduce>& st) {
+  harness::ReduceArgs a;
+  a.type = harness::DType::f32;
+  a.block = 256;
+  a.n = 1;
+  const std::string why = harness::device_refusal(st, a, harness::current_device_limits());
+  if (!why.empty()) WARN(st.name << " skipped on this GPU: " << why);
+  return why.empty();
+}
 
 }  // namespace
 
@@ -87,6 +103,9 @@ TEST_CASE("reduce_kernel_11: single pass", "[gpu][ch07][reduce_kernel_11]") {
 TEST_CASE("reduce_kernel_12: one launch for small inputs", "[gpu][ch07][reduce_kernel_12]") {
   CHECK(sweep(stage("reduce_kernel_12")) > 0);
 }
+TEST_CASE("reduce_kernel_13: one cluster, finish in distributed shared memory (sm_90+)", "[gpu][ch07][reduce_kernel_13]") {
+  CHECK(sweep(stage("reduce_kernel_13")) > 0);
+}
 
 // --- Past 2^31 elements -----------------------------------------------------------------------
 
@@ -129,8 +148,9 @@ TEST_CASE("vectorised stages handle inputs that do not start on a 16-byte bounda
           "[gpu][ch07][alignment]") {
   using namespace harness;
   for (const char* name : {"reduce_kernel_9a", "reduce_kernel_9b", "reduce_kernel_9", "reduce_kernel_10",
-                           "reduce_kernel_11", "reduce_kernel_12"}) {
+                           "reduce_kernel_11", "reduce_kernel_12", "reduce_kernel_13"}) {
     const Stage<Reduce> st = stage(name);
+    if (!runs_here(st)) continue;
     for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{1000},
                           (std::size_t{1} << 20) + 3}) {
       const std::size_t padded = n + 3;
@@ -151,12 +171,14 @@ TEST_CASE("vectorised stages handle inputs that do not start on a 16-byte bounda
   }
 }
 
-TEST_CASE("reduce_kernel_11 (2^26 floats) and reduce_kernel_12 (2^20) give one bit pattern over 20 runs",
-          "[gpu][ch07][reduce_kernel_11][reduce_kernel_12][determinism]") {
+TEST_CASE("reduce_kernel_11 (2^26 floats), 12 (2^20) and 13 (2^18) give one bit pattern over 20 runs",
+          "[gpu][ch07][reduce_kernel_11][reduce_kernel_12][reduce_kernel_13][determinism]") {
   using namespace harness;
   for (const auto& [name, n, block] : {std::tuple<const char*, std::size_t, int>{"reduce_kernel_11", std::size_t{1} << 26, 256},
-                                       std::tuple<const char*, std::size_t, int>{"reduce_kernel_12", std::size_t{1} << 20, 1024}}) {
+                                       std::tuple<const char*, std::size_t, int>{"reduce_kernel_12", std::size_t{1} << 20, 1024},
+                                       std::tuple<const char*, std::size_t, int>{"reduce_kernel_13", std::size_t{1} << 18, 1024}}) {
     const Stage<Reduce> st = stage(name);
+    if (!runs_here(st)) continue;
     Session<Reduce>& s = cached_session<Reduce>(DType::f32, {}, n, "signed", run_seed());
     std::set<std::vector<unsigned char>> patterns;
     for (int run = 0; run < 20; ++run) {
@@ -231,6 +253,35 @@ TEST_CASE("reduce_kernel_12 leaves its ticket counter zero: runs back to back ne
       unsigned ticket = 1;
       CUDA_CHECK(cudaMemcpy(&ticket, a.workspace, sizeof ticket, cudaMemcpyDeviceToHost));
       CHECK(ticket == 0u);
+    }
+  }
+}
+
+TEST_CASE("reduce_kernel_13 is right on every grid one cluster holds, and refuses a larger one", "[gpu][ch07][reduce_kernel_13]") {
+  // The grid is one cluster: 1, 3 and the cluster's capacity on this GPU (16 on an H100) must all be
+  // right at block 128 and 1024, on sizes where each thread makes one trip, several, or none; a grid
+  // one block past the capacity is a usage error (exit 2 from the program), never a wrong answer.
+  using namespace harness;
+  const Stage<Reduce> st = stage("reduce_kernel_13");
+  if (!runs_here(st)) return;
+  for (DType type : {DType::f32, DType::i32}) {
+    for (std::size_t n : {std::size_t{1}, std::size_t{4099}, (std::size_t{1} << 20) + 3}) {
+      Session<Reduce>& s = cached_session<Reduce>(type, {}, n, "exact", run_seed());
+      for (int block : {128, 1024}) {
+        ReduceArgs big = s.args_for(st, block, 0);
+        big.n = std::size_t{1} << 30;  // far more than one cluster takes in one trip: the grid is the capacity
+        const std::size_t capacity = grid_of(st, big);
+        REQUIRE(capacity >= 1);
+        for (std::size_t grid : {std::size_t{1}, std::size_t{3}, capacity}) {
+          if (grid > capacity) continue;
+          INFO(dtype_name(type) << " n " << n << " block " << block << " grid " << grid << " of " << capacity);
+          const Verification v = s.run_and_check(st, s.args_for(st, block, grid));
+          INFO(v.message);
+          CHECK(v.ok);
+          CHECK(v.kind == CheckKind::exact);
+        }
+        CHECK_THROWS_AS(grid_of(st, s.args_for(st, block, capacity + 1)), UsageError);
+      }
     }
   }
 }

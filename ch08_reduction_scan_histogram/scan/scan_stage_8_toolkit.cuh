@@ -1,6 +1,6 @@
 //! @file scan_stage_8_toolkit.cuh
 //! @brief Whether this build can hold scan stage 8's kernel, and why not when it cannot: the
-//! toolkit (CH08_STAGE8_PTX) and the architectures the build compiles for (stage8_code_for). The
+//! toolkit (CH08_STAGE8_PTX) and the architectures the build compiles for (harness::build_has_code_for). The
 //! stage reads these before any launch and refuses with the reason (scan_stage_8_bulk_copy_pipeline.cuh).
 //!
 //! The toolkit: stage 8 needs a <cuda/ptx> with cp_async_bulk into shared::cta memory, CCCL 2.8
@@ -15,6 +15,7 @@
 
 #include <string>
 
+#include "build_archs.hpp"
 #include "device_limits.hpp"
 
 //! 1 when this toolkit's <cuda/ptx> has every instruction stage 8 uses (mbarrier_init,
@@ -51,49 +52,16 @@ inline std::string stage8_toolkit_gap() {
          "or newer";
 }
 
-//! The virtual architectures this file is compiled for (nvcc's __CUDA_ARCH_LIST__, e.g. {750, 900}),
-//! in the host pass as in the device passes; {0} when the compiler does not say.
-#if defined(__CUDA_ARCH_LIST__)
-inline constexpr int kStage8ArchList[] = {__CUDA_ARCH_LIST__};
-#else
-inline constexpr int kStage8ArchList[] = {0};
-#endif
-
-//! Whether this build holds stage 8's kernel for a GPU of compute capability `cc` (10 x major +
-//! minor): some architecture of the build from sm_90 up to `cc` (an older one's copy is the trap; a
-//! GPU runs the newest code at or below its own). Unknown lists (no __CUDA_ARCH_LIST__) count as yes.
-inline bool stage8_code_for(int cc) {
-  for (int arch : kStage8ArchList)
-    if (arch == 0 || (arch >= 900 && arch <= cc * 10)) return true;
-  return false;
-}
-
-//! "sm_75, sm_86": the architectures of this build, for messages.
-inline std::string stage8_arch_names() {
-  std::string names;
-  for (int arch : kStage8ArchList) names += (names.empty() ? "sm_" : ", sm_") + std::to_string(arch / 10);
-  return names;
-}
-
 //! Why this build's code cannot run stage 8 on the GPU `limits` describes: its only code for it is an
 //! older architecture's trap (a GPU runs the newest code at or below its own); "" when it can.
-inline std::string stage8_no_code_for(const harness::DeviceLimits& limits) {
-  if (stage8_code_for(limits.cc)) return "";
-  return "this build's code for it is compiled for " + stage8_arch_names() + ", none from sm_90 up to this GPU's " +
-         limits.arch() + " (older code is a trap): reconfigure with -DCMAKE_CUDA_ARCHITECTURES=" +
-         std::to_string(limits.cc);
-}
+inline std::string stage8_no_code_for(const harness::DeviceLimits& limits) { return harness::no_code_for(limits, 900); }
 
 //! Why this build holds no kernel of stage 8: its toolkit lacks the instructions
 //! (stage8_toolkit_gap), or CMAKE_CUDA_ARCHITECTURES gave no architecture of sm_90 or newer; "" when
 //! it holds one.
 inline std::string stage8_unavailable() {
   if (!kStage8Compiled) return stage8_toolkit_gap();
-  if (!stage8_code_for(1000000))
-    return "this build has no code for it: it needs sm_90 or newer, and this build was compiled for " +
-           stage8_arch_names() + " only (on a GPU of sm_90 or newer, reconfigure with -DCMAKE_CUDA_ARCHITECTURES "
-           "naming that GPU, e.g. 90 or \"75;90\")";
-  return "";
+  return harness::no_code_in_build(900);
 }
 
 }  // namespace ch08

@@ -1,0 +1,9 @@
+// The program reduce_kernel_13: stage 13 of chapter 7, checked, timed and reported by the harness.
+// The stage -- its kernel, how it is launched, what changed against stage 12 -- is in
+// reduce_kernel_13_cluster_finish.cuh. It is compiled once, in the chapter's library ch07_stages
+// (ch07_stages.cu), which this program links.
+#include "ch07_stages.hpp"
+
+int main(int argc, char** argv) {
+  return harness::stage_main(argc, argv, ch07::stage_named("reduce_kernel_13"));
+}
