@@ -15,6 +15,11 @@
 //!   - events, a CUDA graph of N launches: the same N launches captured once into a graph and
 //!     replayed with one cudaGraphLaunch, divided by N: the GPU's cost of one more kernel in a
 //!     sequence, with the CPU out of the way.
+//!   - on sm_90 and newer, the graph row again with the launch made a thread block cluster
+//!     (cudaLaunchKernelEx with cudaLaunchAttributeClusterDimension): 16 blocks as 16 plain blocks,
+//!     as one cluster of 16 (or the most the GPU allows), and one block as a cluster of one. What it
+//!     shows: what a cluster launch itself costs, beside a plain launch of the same blocks; chapter
+//!     7's stage 13 (one cluster) pays it on every run.
 //! A stage whose run is one kernel of a few microseconds is bounded by these numbers, not by
 //! bytes: CUB's DeviceReduce launches twice above a few thousand items and DeviceScan always twice
 //! (tile-state initialisation, then the scan), so at small n the number of launches decides.
@@ -23,6 +28,7 @@
 #include <CLI/CLI.hpp>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -32,6 +38,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "build_archs.hpp"
 #include "cuda_check.hpp"
 #include "cuda_raii.hpp"
 #include "device_info.hpp"
@@ -44,6 +51,34 @@ namespace {
 
 //! A kernel that does nothing: what is left of a launch when the work is taken away.
 __global__ void empty_kernel() {}
+
+//! Launches the empty kernel on `blocks` blocks of one thread, as clusters of `cluster` blocks
+//! (0: a plain launch, no cluster attribute), on `stream`.
+void launch_empty_clusters(unsigned blocks, unsigned cluster, cudaStream_t stream) {
+  cudaLaunchAttribute dim = {};
+  dim.id = cudaLaunchAttributeClusterDimension;
+  dim.val.clusterDim.x = cluster;
+  dim.val.clusterDim.y = 1;
+  dim.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(1);
+  config.stream = stream;
+  config.attrs = cluster ? &dim : nullptr;
+  config.numAttrs = cluster ? 1 : 0;
+  CUDA_CHECK(cudaLaunchKernelEx(&config, empty_kernel));
+}
+
+//! The most blocks one cluster of the empty kernel may have on this GPU (non-portable sizes allowed).
+unsigned empty_cluster_capacity() {
+  CUDA_CHECK(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(32);
+  config.blockDim = dim3(1);
+  int blocks = 0;
+  CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&blocks, empty_kernel, &config));
+  return blocks < 1 ? 1u : static_cast<unsigned>(blocks);
+}
 
 //! One measured row: a way of timing, what it times, and microseconds per launch.
 struct Row {
@@ -138,6 +173,25 @@ int main(int argc, char** argv) {
                     event_samples(one_empty, launches, true, samples, warmup, s)});
     rows.push_back({"host, enqueue one launch", "CPU clock around N cudaLaunchKernel calls, divided by N", launches,
                     host_samples(launches, samples, warmup, s)});
+    // Thread block clusters (sm_90+, and this build's sm_90 code): the same graph row, with the
+    // cluster attribute on the launch.
+    std::string cluster_note = "no cluster rows: they need sm_90 or newer and this build's sm_90 code";
+    if (dev.cc_major * 10 + dev.cc_minor >= 90 && harness::build_has_code_for(dev.cc_major * 10 + dev.cc_minor, 900)) {
+      const unsigned c = std::min(16u, empty_cluster_capacity());
+      const std::string cs = std::to_string(c);
+      const auto plain = [c](cudaStream_t st) { launch_empty_clusters(c, 0, st); };
+      const auto one_cluster = [c](cudaStream_t st) { launch_empty_clusters(c, c, st); };
+      const auto cluster_of_one = [](cudaStream_t st) { launch_empty_clusters(1, 1, st); };
+      rows.push_back({"events, N launches (graph), " + cs + " blocks", "the graph row with " + cs +
+                      " blocks per launch, no cluster", launches, event_samples(plain, launches, true, samples, warmup, s)});
+      rows.push_back({"events, N launches (graph), one cluster of " + cs, "the same " + cs +
+                      " blocks launched as one thread block cluster", launches,
+                      event_samples(one_cluster, launches, true, samples, warmup, s)});
+      rows.push_back({"events, N launches (graph), a cluster of 1", "one block launched as a cluster of one", launches,
+                      event_samples(cluster_of_one, launches, true, samples, warmup, s)});
+      cluster_note = "The cluster rows set the cluster dimension on the launch (cudaLaunchKernelEx); against the "
+                     "graph row above they show what making a launch a cluster costs.";
+    }
 
     std::vector<std::vector<std::string>> table;
     std::vector<harness::Record> records;
@@ -162,7 +216,8 @@ int main(int argc, char** argv) {
                                    table)
         << "\nThe graph row is what each extra kernel in a sequence costs the GPU; the one-launch row is what a "
            "program that launches once and waits sees. A stage that runs in one launch instead of two saves "
-           "about one graph row per run; below the size where a run takes a few of these, launches decide.\n";
+           "about one graph row per run; below the size where a run takes a few of these, launches decide. "
+        << cluster_note << "\n";
     std::cout << out.str();
     if (!md.empty()) harness::write_text_file(md, out.str());
     if (!csv.empty()) {
