@@ -102,7 +102,7 @@ python3 scripts/plot_ladder.py "$ch07" --out-dir "$out" --prefix ch07_2e28 || rc
 [ $rc -eq 0 ] && { python3 scripts/plot_ladder.py "$hist" --out-dir "$out" --prefix ch08_histogram_2e30 || rc=$?; }
 [ $rc -eq 0 ] && { python3 scripts/plot_contention.py "$contention" --out "$out/ch08_histogram_contention.png" || rc=$?; }
 [ $rc -eq 0 ] && { python3 scripts/plot_small_inputs.py "$small_reduce" --out "$out/ch07_small_inputs.png" \
-                     --stages reduce_kernel_9,reduce_kernel_11,reduce_kernel_12 || rc=$?; }
+                     --stages reduce_kernel_9,reduce_kernel_11,reduce_kernel_12,reduce_kernel_13 || rc=$?; }
 [ $rc -eq 0 ] && { python3 scripts/plot_small_inputs.py "$small_scan" --out "$out/ch08_scan_small_inputs.png" \
                      --stages scan_stage_7,scan_stage_8,scan_stage_9 || rc=$?; }
 [ $rc -eq 0 ] && { python3 scripts/plot_concepts.py --out-dir "$out" || rc=$?; }
