@@ -74,19 +74,23 @@ STAGES = {
 SAMPLE_WARPS = 2 ** 24 // 32  # one shared atomic warp instruction per 32 samples
 # Counters beyond STAGES' tuple, by metric name (numbers; formatted like ncu's).
 EXTRA = {
-    # one address: the home L2 slice counts two thirds of the requests (as measured on an H100)
-    "reduce_kernel_0": {"lts__t_requests_op_red.sum": 3 * 2 ** 19, "lts__t_requests_op_red.max": 2 ** 20},
-    "reduce_kernel_1": {"lts__t_requests_op_red.sum": 3 * BLOCKS // 2, "lts__t_requests_op_red.max": BLOCKS},
+    # one address: the home L2 slice counts every request the SMs sent; the L2's total is 1.5 times
+    # that (requests crossing to the other partition counted again), as measured on an H100
+    "reduce_kernel_0": {"lts__t_requests_op_red.sum": 3 * 2 ** 19, "lts__t_requests_op_red.max": 2 ** 20,
+                        "lts__t_requests_srcunit_tex_op_red.sum": 2 ** 20},
+    "reduce_kernel_1": {"lts__t_requests_op_red.sum": 3 * BLOCKS // 2, "lts__t_requests_op_red.max": BLOCKS,
+                        "lts__t_requests_srcunit_tex_op_red.sum": BLOCKS},
     "reduce_kernel_9a": {"smsp__sass_inst_executed_op_global_ld.sum": 131075},
     "reduce_kernel_9b": {"smsp__sass_inst_executed_op_global_ld.sum": 131072},
     "reduce_kernel_9": {"smsp__sass_inst_executed_op_global_ld.sum": 131072},
     "scan_stage_6": {"lts__t_sector_hit_rate.pct": 41.0, "dram__bytes_read.sum": 268435456},
     "scan_stage_7": {"lts__t_sector_hit_rate.pct": 43.5, "dram__bytes_read.sum": 268500000},
     # global atomics in the L2: 256 counters spread over the slices; one-bin data, one slice
-    "histogram_stage_0": {"global_atomics": 524288, "time_ns": 170000, "lts__t_requests_op_red.sum": 2 ** 24,
-                          "lts__t_requests_op_red.max": 2 ** 24 / 12},
-    "histogram_stage_0@one-bin": {"global_atomics": 524288, "time_ns": 780000,
-                                  "lts__t_requests_op_red.sum": 3 * 2 ** 19, "lts__t_requests_op_red.max": 2 ** 20},
+    "histogram_stage_0": {"global_atomics": 524288, "time_ns": 170000, "lts__t_requests_op_red.sum": 3 * 2 ** 23,
+                          "lts__t_requests_op_red.max": 2 ** 24 / 12, "lts__t_requests_srcunit_tex_op_red.sum": 2 ** 24},
+    "histogram_stage_0@one-bin": {"global_atomics": 524288, "time_ns": 780000, "lts__t_requests_op_red.sum":
+                                  3 * 2 ** 23, "lts__t_requests_op_red.max": 2 ** 24,
+                                  "lts__t_requests_srcunit_tex_op_red.sum": 2 ** 24},
     # shared atomics: random bins collide on banks (about 3 wavefronts), one bin takes one
     "histogram_stage_1": {"shared_atom": SAMPLE_WARPS, "global_atomics": 524288, "time_ns": 710000,
                           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum": 3.2 * SAMPLE_WARPS},

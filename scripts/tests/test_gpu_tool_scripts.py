@@ -218,7 +218,7 @@ class Tools(unittest.TestCase):
                   "524,288 -> 524,288 (+0.0%; needs a fall of >= 85%)"),
                  ("ch08-scan", self.bin8sh, "scan_stage_7=scan_stage_1", "41.0 -> 50.0 (+9.0 points; needs >= -5)"),
                  # one-bin stage 0 measured as uniform: the atomics spread over the L2 slices
-                 ("ch08-histogram", self.bin8sh, "histogram_stage_0@one-bin=histogram_stage_0", "8.3 (needs >= 60)"),
+                 ("ch08-histogram", self.bin8sh, "histogram_stage_0@one-bin=histogram_stage_0", "8.3 (needs >= 90)"),
                  # one-bin stage 1 measured as uniform: about 3 wavefronts per shared atomic, not 1
                  ("ch08-histogram", self.bin8sh, "histogram_stage_1@one-bin=histogram_stage_1",
                   "3.20 -> 3.20 (needs <= 1.1)"),
