@@ -18,8 +18,8 @@
 //!     before the store, when the loads are done and the other blocks have long started;
 //!   - a grid for latency, not bandwidth: one block per Block 16-byte loads of input (one load per
 //!     thread), up to the cluster's capacity; past that the threads go round the grid-stride loop,
-//!     kUnroll loads in flight per trip. One cluster holds a small part of the GPU (16 of 132 SMs on
-//!     an H100), so from some size on stage 12 is faster again: the small-input ladder shows where.
+//!     kUnroll loads in flight per trip. One cluster is a small part of the GPU (at most 16 blocks,
+//!     in one GPC), so from some size on stage 12 is faster again: the small-input ladder shows where.
 //! Launch: cudaLaunchKernelEx with the cluster dimension as a launch attribute (a <<<...>>> launch
 //! cannot set it at run time). Built for less than sm_90, the kernel is a trap, never launched: the
 //! stage refuses GPUs below sm_90 (min_cc) and builds without sm_90 code (device_rule).
@@ -43,8 +43,9 @@
 
 namespace ch07 {
 
-//! The most blocks any GPU puts in one cluster (16 on Hopper with non-portable sizes allowed; 8 is
-//! the portable limit): the length of block 0's array of block sums.
+//! The length of block 0's array of block sums: 32, one per lane of the warp that adds them, more
+//! than any GPU puts in one cluster (8 is the portable limit; an H100 allows 16 with non-portable
+//! sizes); cluster_capacity() never returns more.
 inline constexpr int kMaxClusterBlocks = 32;
 
 //! Stage 13: stage 12's accumulation and block sum, then the cluster's finish in distributed shared
@@ -86,7 +87,12 @@ __global__ void __launch_bounds__(Block) reduce_kernel_13(const T* __restrict__ 
 
 //! The most blocks one cluster of reduce_kernel_13<T, Block> may have on the current GPU
 //! (cudaOccupancyMaxPotentialClusterSize, with non-portable sizes allowed: 16 on an H100), asked
-//! once per GPU and kept. Needs a GPU of sm_90 or newer and this build's sm_90 code.
+//! once per GPU and kept (not thread-safe: the programs call it from one thread). It also sets
+//! cudaFuncAttributeNonPortableClusterSizeAllowed on the kernel, which a launch of more than 8
+//! blocks needs: launch_reduce_kernel_13 reaches it through reduce_kernel_13_grid before launching.
+//! Needs a GPU of sm_90 or newer and this build's sm_90 code.
+//! @return blocks, 1 to kMaxClusterBlocks
+//! @throws harness::CudaError when a CUDA call fails
 template <class T, int Block>
 int cluster_capacity() {
   static int capacity[64] = {};
@@ -108,6 +114,8 @@ int cluster_capacity() {
 
 //! The most blocks stage 13's one cluster holds for these arguments' type and block on the current
 //! GPU (cluster_capacity).
+//! @return blocks, at least 1
+//! @throws harness::CudaError when a CUDA call fails
 inline std::size_t reduce_kernel_13_capacity(const harness::ReduceArgs& a) {
   int capacity = 1;
   harness::with_input_type(a.type, [&](auto t) {
@@ -121,7 +129,9 @@ inline std::size_t reduce_kernel_13_capacity(const harness::ReduceArgs& a) {
 //! Stage 13's grid, which is its one cluster: the user's --grid if given (at most the cluster's
 //! capacity, else a UsageError), else one block per a.block 16-byte vectors of input (one load per
 //! thread), at least 1 and at most reduce_kernel_13_capacity(a).
+//! @return blocks in the grid (and in its one cluster)
 //! @throws harness::UsageError when --grid asks for more blocks than one cluster holds on this GPU
+//! @throws harness::CudaError when a CUDA call fails
 inline std::size_t reduce_kernel_13_grid(const harness::ReduceArgs& a) {
   const std::size_t capacity = reduce_kernel_13_capacity(a);
   if (a.grid > capacity)
@@ -140,6 +150,7 @@ inline std::size_t reduce_kernel_13_grid(const harness::ReduceArgs& a) {
 //! else is enqueued and no workspace is used.
 //! @param[in] a n > 0, type float/double/int, block a power of two from 32 to 1024, grid 0 or at
 //!            most one cluster's capacity; a GPU of sm_90 or newer
+//! @throws harness::UsageError (reduce_kernel_13_grid), harness::CudaError when the launch fails
 inline void launch_reduce_kernel_13(const harness::ReduceArgs& a) {
   const unsigned grid = static_cast<unsigned>(reduce_kernel_13_grid(a));
   harness::with_input_type(a.type, [&](auto t) {

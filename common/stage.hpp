@@ -83,8 +83,9 @@ struct Stage {
   //! Oldest GPU the stage runs on, as 10 x major + minor (90: sm_90, Hopper); 0: every GPU the
   //! toolkit builds for (sm_75 and newer).
   int min_cc = 0;
-  //! Non-empty when this build holds no kernel for the stage because its CUDA toolkit cannot compile
-  //! it: why, and which toolkit can (said in the refusal).
+  //! Non-empty when this build holds no kernel for the stage: its CUDA toolkit cannot compile it, or
+  //! CMAKE_CUDA_ARCHITECTURES named no architecture it needs (scan stage 8, chapter 7's stage 13:
+  //! sm_90): why, and what would build it (said in the refusal).
   std::string unavailable;
   //! Shared memory one block needs, static + dynamic, in bytes, for these arguments. Null when the
   //! stage uses static shared memory only: the compiler holds that to 48 KiB, which every GPU gives
