@@ -69,17 +69,6 @@ void launch_empty_clusters(unsigned blocks, unsigned cluster, cudaStream_t strea
   CUDA_CHECK(cudaLaunchKernelEx(&config, empty_kernel));
 }
 
-//! The most blocks one cluster of the empty kernel may have on this GPU (non-portable sizes allowed).
-unsigned empty_cluster_capacity() {
-  CUDA_CHECK(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(32);
-  config.blockDim = dim3(1);
-  int blocks = 0;
-  CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&blocks, empty_kernel, &config));
-  return blocks < 1 ? 1u : static_cast<unsigned>(blocks);
-}
-
 //! One measured row: a way of timing, what it times, and microseconds per launch.
 struct Row {
   std::string method;  //!< short name, e.g. "events, one launch"
@@ -176,8 +165,10 @@ int main(int argc, char** argv) {
     // Thread block clusters (sm_90+, and this build's sm_90 code): the same graph row, with the
     // cluster attribute on the launch.
     std::string cluster_note = "no cluster rows: they need sm_90 or newer and this build's sm_90 code";
-    if (dev.cc_major * 10 + dev.cc_minor >= 90 && harness::build_has_code_for(dev.cc_major * 10 + dev.cc_minor, 900)) {
-      const unsigned c = std::min(16u, empty_cluster_capacity());
+    const int cc = dev.cc_major * 10 + dev.cc_minor;
+    if (cc >= 90 && harness::build_has_code_for(cc, 900)) {
+      const unsigned c =
+          static_cast<unsigned>(std::min(16, harness::max_cluster_blocks(reinterpret_cast<const void*>(&empty_kernel), 1)));
       const std::string cs = std::to_string(c);
       const auto plain = [c](cudaStream_t st) { launch_empty_clusters(c, 0, st); };
       const auto one_cluster = [c](cudaStream_t st) { launch_empty_clusters(c, c, st); };

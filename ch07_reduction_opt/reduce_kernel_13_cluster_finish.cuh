@@ -8,7 +8,7 @@
 //! small_inputs.md measures what that chain costs. On Hopper the blocks of one cluster (at most 8
 //! everywhere, 16 where the GPU allows it) are scheduled together on one group of SMs (a GPC) and
 //! can read and write each other's shared memory. Changed against stage 12:
-//!   - one cluster is the grid: at most cluster_capacity() blocks, so no ticket, no partials in
+//!   - one cluster is the grid: at most reduce_kernel_13_capacity() blocks, so no ticket, no partials in
 //!     global memory and no workspace at all;
 //!   - the finish: thread 0 of each block stores its block's sum into block 0's shared memory (a
 //!     distributed shared memory store), the cluster barrier (release, then acquire) makes those
@@ -35,6 +35,7 @@
 #include "block_sum_one_barrier.cuh"
 #include "build_archs.hpp"
 #include "cuda_check.hpp"
+#include "device_info.hpp"
 #include "errors.hpp"
 #include "reduce_grids.cuh"
 #include "reduce_problem.hpp"
@@ -45,7 +46,7 @@ namespace ch07 {
 
 //! The length of block 0's array of block sums: 32, one per lane of the warp that adds them, more
 //! than any GPU puts in one cluster (8 is the portable limit; an H100 allows 16 with non-portable
-//! sizes); cluster_capacity() never returns more.
+//! sizes); reduce_kernel_13_capacity() never returns more.
 inline constexpr int kMaxClusterBlocks = 32;
 
 //! Stage 13: stage 12's accumulation and block sum, then the cluster's finish in distributed shared
@@ -85,45 +86,22 @@ __global__ void __launch_bounds__(Block) reduce_kernel_13(const T* __restrict__ 
 
 // ---- How stage 13 is launched ----------------------------------------------------------------
 
-//! The most blocks one cluster of reduce_kernel_13<T, Block> may have on the current GPU
-//! (cudaOccupancyMaxPotentialClusterSize, with non-portable sizes allowed: 16 on an H100), asked
-//! once per GPU and kept (not thread-safe: the programs call it from one thread). It also sets
-//! cudaFuncAttributeNonPortableClusterSizeAllowed on the kernel, which a launch of more than 8
-//! blocks needs: launch_reduce_kernel_13 reaches it through reduce_kernel_13_grid before launching.
-//! Needs a GPU of sm_90 or newer and this build's sm_90 code.
-//! @return blocks, 1 to kMaxClusterBlocks
-//! @throws harness::CudaError when a CUDA call fails
-template <class T, int Block>
-int cluster_capacity() {
-  static int capacity[64] = {};
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  if (device < 64 && capacity[device] > 0) return capacity[device];
-  const auto kernel = reduce_kernel_13<T, Block>;
-  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(kMaxClusterBlocks);
-  config.blockDim = dim3(Block);
-  int blocks = 0;
-  CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&blocks, kernel, &config));
-  if (blocks > kMaxClusterBlocks) blocks = kMaxClusterBlocks;
-  if (blocks < 1) blocks = 1;
-  if (device < 64) capacity[device] = blocks;
-  return blocks;
-}
-
 //! The most blocks stage 13's one cluster holds for these arguments' type and block on the current
-//! GPU (cluster_capacity).
-//! @return blocks, at least 1
+//! GPU: harness::max_cluster_blocks of its kernel (16 on an H100), at most kMaxClusterBlocks. The
+//! query also allows the kernel clusters past the portable 8 blocks, which the launch needs:
+//! launch_reduce_kernel_13 reaches it through reduce_kernel_13_grid before launching. Needs a GPU
+//! of sm_90 or newer and this build's sm_90 code.
+//! @return blocks, 1 to kMaxClusterBlocks
 //! @throws harness::CudaError when a CUDA call fails
 inline std::size_t reduce_kernel_13_capacity(const harness::ReduceArgs& a) {
   int capacity = 1;
   harness::with_input_type(a.type, [&](auto t) {
     harness::with_block_size(a.block, [&](auto block) {
-      capacity = cluster_capacity<decltype(t), decltype(block)::value>();
+      constexpr int B = decltype(block)::value;
+      capacity = harness::max_cluster_blocks(reinterpret_cast<const void*>(&reduce_kernel_13<decltype(t), B>), B);
     });
   });
-  return static_cast<std::size_t>(capacity);
+  return static_cast<std::size_t>(capacity < kMaxClusterBlocks ? capacity : kMaxClusterBlocks);
 }
 
 //! Stage 13's grid, which is its one cluster: the user's --grid if given (at most the cluster's

@@ -60,6 +60,26 @@ std::size_t resident_blocks(const void* kernel, int block) {
   return it->second;
 }
 
+int max_cluster_blocks(const void* kernel, int block) {
+  static std::mutex mutex;
+  static std::map<std::tuple<int, const void*, int>, int> cache;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_tuple(device, kernel, block);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(32);  // the query asks of the kernel and block, not of this grid
+    config.blockDim = dim3(static_cast<unsigned>(block));
+    int blocks = 0;
+    CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&blocks, kernel, &config));
+    it = cache.emplace(key, std::max(blocks, 1)).first;
+  }
+  return it->second;
+}
+
 std::size_t occupancy_grid(const void* kernel, int block, std::size_t n, std::size_t min_per_thread) {
   if (n == 0) return 0;
   const std::size_t per_block = static_cast<std::size_t>(block) * min_per_thread;

@@ -50,6 +50,17 @@ struct DeviceInfo {
 //! @throws CudaError if the device cannot be queried
 std::size_t resident_blocks(const void* kernel, int block);
 
+//! The most blocks of `block` threads running `kernel` that one thread block cluster may hold on the
+//! current device (cudaOccupancyMaxPotentialClusterSize, at least 1), with cluster sizes past the
+//! portable 8 allowed: it sets cudaFuncAttributeNonPortableClusterSizeAllowed on `kernel`, which a
+//! launch of a larger cluster needs too. Needs a GPU of sm_90 or newer and code of it for `kernel`.
+//! Cached per device, kernel and block size, like resident_blocks.
+//! @param[in] kernel address of the __global__ function
+//! @param[in] block threads per block
+//! @return blocks (16 on an H100 for the kernels of this repository)
+//! @throws CudaError if the attribute cannot be set or the device cannot be queried
+int max_cluster_blocks(const void* kernel, int block);
+
 //! The grid of a persistent grid-stride stage: one full wave of resident blocks of `kernel`
 //! (resident_blocks), but no more blocks than give each thread `min_per_thread` elements, so a
 //! small input launches only blocks with a useful amount of work; 0 for n = 0, else at least 1.
