@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -18,7 +20,72 @@ bool all_digits(const std::string& s) {
   return true;
 }
 
+// A decimal integer as people write it: "0", or digits without a leading zero, after a '-' if
+// `negative_ok`. CLI11 itself reads integers in base 0, so that "010" is 8 and "0x10" is 16, and an
+// unsigned option takes "-1" as 2^64 - 1.
+bool is_decimal_integer(const std::string& s, bool negative_ok) {
+  const std::size_t start = negative_ok && !s.empty() && s[0] == '-' ? 1 : 0;
+  const std::string digits = s.substr(start);  // too many digits for the type: CLI11 refuses it
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return false;
+  return digits == "0" || digits[0] != '0';
+}
+
+// A finite decimal number: an optional '-', an integer part as above, an optional fraction and an
+// optional exponent ("0.5", "-2", "1e-3"). No "nan", "inf", hexadecimal floats or trailing text.
+bool is_decimal_number(const std::string& s) {
+  std::size_t i = s.size() > 0 && s[0] == '-' ? 1 : 0;
+  const std::size_t int_start = i;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  if (i == int_start || (s[int_start] == '0' && i - int_start > 1)) return false;
+  if (i < s.size() && s[i] == '.') {
+    const std::size_t frac = ++i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    if (i == frac) return false;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    const std::size_t exp = i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    if (i == exp) return false;
+  }
+  return i == s.size();
+}
+
 }  // namespace
+
+double parse_decimal(const std::string& text, const std::string& what) {
+  if (!is_decimal_number(text))
+    throw UsageError(what + ": '" + text + "' is not a finite decimal number (e.g. 2, 0.5, 1e-3)");
+  const double v = std::strtod(text.c_str(), nullptr);
+  if (!std::isfinite(v)) throw UsageError(what + ": '" + text + "' is too large");
+  return v;
+}
+
+void require_decimal_numbers(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options()) {
+    if (opt->get_type_size() == 0) continue;  // a flag: takes no value
+    const std::string type = opt->get_type_name();
+    const auto is = [&](const char* name) { return type.rfind(name, 0) == 0; };
+    if (is("INT") || is("UINT")) {
+      const bool negative_ok = is("INT");
+      opt->check(CLI::Validator(
+          [negative_ok](std::string& v) -> std::string {
+            if (is_decimal_integer(v, negative_ok)) return {};
+            return "'" + v + "' is not a " + (negative_ok ? "" : "non-negative ") +
+                   "decimal integer (digits only, no leading zero" + (negative_ok ? "" : ", no sign") + ")";
+          },
+          ""));
+    } else if (is("FLOAT")) {
+      opt->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            if (is_decimal_number(v)) return {};
+            return "'" + v + "' is not a finite decimal number (e.g. 2, 0.5, 1e-3)";
+          },
+          ""));
+    }
+  }
+}
 
 std::size_t parse_size(const std::string& text) {
   const std::string bad = "malformed size '" + text +
@@ -135,6 +202,7 @@ std::vector<std::size_t> parse_size_list(const std::string& text) {
 }
 
 std::optional<int> parse_flags(CLI::App& app, int argc, const char* const* argv) {
+  require_decimal_numbers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

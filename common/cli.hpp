@@ -56,7 +56,20 @@ struct OptionSet {
 //! Adds the common flags to `app`, writing into `opts`.
 void add_run_options(CLI::App& app, RunOptions& opts, const OptionSet& which);
 
-//! Parses a command line with CLI11. Returns std::nullopt when the program should go on; otherwise
+//! Parses a finite decimal number as require_decimal_numbers accepts it ("2", "-0.5", "1e-3").
+//! @param[in] text the number as typed
+//! @param[in] what names the option or list it came from, for the message
+//! @throws UsageError for anything else ("nan", "inf", "0x1p-1", "3abc", "", a value past double's range)
+double parse_decimal(const std::string& text, const std::string& what);
+
+//! Makes every numeric option of `app` accept only numbers written in base 10, checked before
+//! CLI11 converts them: integers as "0" or digits without a leading zero (a '-' only for signed
+//! ones), other numbers finite ("0.5", "1e-3"). So "010", "0x10", "-1" for a count or a seed,
+//! "nan", "inf" and "3abc" are refused with the option's name, instead of CLI11's base-0 reading
+//! (8, 16, 2^64 - 1). Flags are left alone. parse_flags calls it, so every program gets it.
+void require_decimal_numbers(CLI::App& app);
+
+//! Parses a command line with CLI11 (after require_decimal_numbers). Returns std::nullopt when the program should go on; otherwise
 //! the exit code to return at once: 0 after --help, 2 (kExitUsage) after a message naming the bad
 //! flag or value. The one place where parse errors become exit codes.
 std::optional<int> parse_flags(CLI::App& app, int argc, const char* const* argv);

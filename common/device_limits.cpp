@@ -6,8 +6,12 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "cuda_check.hpp"
 #include "device_info.hpp"
@@ -58,6 +62,18 @@ void lower_to(DeviceLimits& d, const DeviceLimits& low) {
   if (low.sm_count && low.sm_count < d.sm_count) d.sm_count = low.sm_count;
   if (low.l2_bytes && low.l2_bytes < d.l2_bytes) d.l2_bytes = low.l2_bytes;
   if (low.memory_bytes && low.memory_bytes < d.memory_bytes) d.memory_bytes = low.memory_bytes;
+  if (low.host_bytes && (d.host_bytes == 0 || low.host_bytes < d.host_bytes)) d.host_bytes = low.host_bytes;
+}
+
+// The number after `key` on its line of a /proc file such as /proc/meminfo (whose unit is kB).
+bool read_proc_number(const char* path, const char* key, std::size_t& value) {
+  std::ifstream f(path);
+  for (std::string line; std::getline(f, line);)
+    if (line.rfind(key, 0) == 0) {
+      std::istringstream in(line.substr(std::string(key).size()));
+      return static_cast<bool>(in >> value);
+    }
+  return false;
 }
 
 }  // namespace
@@ -77,8 +93,8 @@ DeviceLimits apply_limits_setting(DeviceLimits d, const std::string& setting) {
   const std::string help =
       "TUTORIAL_DEVICE_LIMITS='" + setting +
       "' is not understood: expected a GPU name (sm_75, sm_80, sm_86, sm_89, sm_90, sm_120) or a "
-      "comma-separated list of smem=<bytes>, memory=<bytes>, cc=<NN>, threads_per_sm=<N> "
-      "(bytes as 65536, 64KiB, 16GB), e.g. TUTORIAL_DEVICE_LIMITS=smem=64KiB,memory=16GB";
+      "comma-separated list of smem=<bytes>, memory=<bytes>, cc=<NN>, threads_per_sm=<N>, host=<bytes> "
+      "(bytes as 65536, 64KiB, 16GB), e.g. TUTORIAL_DEVICE_LIMITS=smem=64KiB,memory=16GB,host=16GB";
   if (setting.empty()) return d;
   std::stringstream ss(setting);
   DeviceLimits low;
@@ -99,6 +115,8 @@ DeviceLimits apply_limits_setting(DeviceLimits d, const std::string& setting) {
       low.smem_per_block = parse_bytes(value, help);
     } else if (key == "memory") {
       low.memory_bytes = parse_bytes(value, help);
+    } else if (key == "host") {
+      low.host_bytes = parse_bytes(value, help);
     } else if (key == "cc") {
       if (value.empty() || value.size() > 3 || !std::all_of(value.begin(), value.end(), ::isdigit))
         throw UsageError(help);
@@ -111,6 +129,7 @@ DeviceLimits apply_limits_setting(DeviceLimits d, const std::string& setting) {
       throw UsageError(help);
     }
     if ((key == "smem" && low.smem_per_block == 0) || (key == "memory" && low.memory_bytes == 0) ||
+        (key == "host" && low.host_bytes == 0) ||
         (key == "cc" && low.cc == 0) || (key == "threads_per_sm" && low.max_threads_per_sm == 0))
       throw UsageError(help);
   }
@@ -162,6 +181,41 @@ void device_memory(std::size_t& free_bytes, std::size_t& total_bytes) {
     free_bytes = d.memory_bytes > used ? d.memory_bytes - used : 0;
     total_bytes = d.memory_bytes;
   }
+}
+
+std::size_t host_memory_available() {
+  std::size_t available = std::numeric_limits<std::size_t>::max(), kib = 0;
+  if (read_proc_number("/proc/meminfo", "MemAvailable:", kib)) available = kib * 1024;
+  if (const char* env = std::getenv("TUTORIAL_DEVICE_LIMITS")) {
+    const DeviceLimits low = apply_limits_setting(DeviceLimits{}, env);
+    if (low.host_bytes) {
+      std::ifstream statm("/proc/self/statm");  // total pages, then resident pages
+      std::size_t total_pages = 0, resident_pages = 0;
+      statm >> total_pages >> resident_pages;
+      const std::size_t held = resident_pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+      available = std::min(available, low.host_bytes > held ? low.host_bytes - held : 0);
+    }
+  }
+  return available;
+}
+
+std::size_t checked_bytes(std::size_t count, std::size_t element_bytes, const std::string& what) {
+  if (element_bytes != 0 && count > std::numeric_limits<std::size_t>::max() / element_bytes)
+    throw UsageError(what + ": " + std::to_string(count) + " elements of " + std::to_string(element_bytes) +
+                     " bytes are more bytes than a 64-bit size can count");
+  return count * element_bytes;
+}
+
+void ensure_host_memory(std::size_t bytes, const std::string& what) {
+  const std::size_t available = host_memory_available();
+  if (bytes <= available) return;
+  const char* env = std::getenv("TUTORIAL_DEVICE_LIMITS");
+  throw UnsupportedError(std::string(kCannotRunHere) + " (host memory): " + what + " needs " + bytes_text(bytes) +
+                         " of host memory, but only " + bytes_text(available) + " is available" +
+                         (env && std::string(env).find("host=") != std::string::npos
+                              ? std::string(" under TUTORIAL_DEVICE_LIMITS=") + env
+                              : std::string()) +
+                         "; use a smaller --n");
 }
 
 std::string bytes_text(std::size_t bytes) {

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -82,11 +83,40 @@ typename P::Args probe_args(DType type, const typename P::Config& config, const 
   return a;
 }
 
+//! The inputs a run of the stage program or ladder holds: the exact and the timed input, or one
+//! where the timed input's own check is exact.
+template <class P>
+bool two_inputs(DType type, const typename P::Config& config, const RunOptions& o) {
+  return !(P::is_exact_dist(o.dist) || P::exact_on_any_data(type, config));
+}
+
+//! Refuses, before the device is queried, an n whose bytes overflow or whose inputs (and, for a
+//! scan, the output read back for the check) do not fit in the host memory this machine has
+//! (host_memory_available: TUTORIAL_DEVICE_LIMITS host=... lowers it). Returns the bytes the inputs
+//! take on the device.
+//! @throws UsageError for an overflow, UnsupportedError for host memory
+template <class P>
+std::size_t check_host_memory_for(DType type, const typename P::Config& config, const RunOptions& o) {
+  const std::string n_flag = "--n " + o.n_text + " (" + dtype_name(type) + ")";
+  const std::size_t input = checked_bytes(o.n, dtype_size(type), n_flag);
+  const bool two = two_inputs<P>(type, config, o);
+  const std::size_t read_back = P::output_count(probe_args<P>(type, config, o)) * dtype_size(type);  // <= input
+  const std::size_t max = std::numeric_limits<std::size_t>::max();
+  if (input > (max - read_back) / (two ? 2 : 1))
+    throw UsageError(n_flag + ": " + (two ? "two inputs" : "the input") +
+                     " and the output are more bytes than a 64-bit size can count");
+  const std::size_t inputs = input * (two ? 2 : 1);
+  ensure_host_memory(inputs + read_back, std::string(two ? "the exact and the timed input, " : "the input, ") +
+                                             std::to_string(o.n) + " " + dtype_name(type) +
+                                             " each, and the output read back,");
+  return inputs;
+}
+
 //! A session on exact data for the verdict, unless the timed input's own check is already exact.
 template <class P>
 std::optional<Session<P>> exact_session(DType type, const typename P::Config& config,
                                         const RunOptions& o, cudaStream_t stream) {
-  if (P::is_exact_dist(o.dist) || P::exact_on_any_data(type, config)) return std::nullopt;
+  if (!two_inputs<P>(type, config, o)) return std::nullopt;
   return Session<P>::generate(type, config, o.n, P::exact_dist(), o.seed, stream);
 }
 
@@ -330,6 +360,7 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program) {
       o.block = default_block_of(stage);
       if (gpu_available()) o.block = default_block_of(stage, detail::probe_args<P>(type, config, o), current_device_limits());
     }
+    const std::size_t input_bytes = detail::check_host_memory_for<P>(type, config, o);
     const typename P::Args probe = detail::probe_args<P>(type, config, o);
     validate_config(stage, probe);
     for (const std::string* path : {&o.csv, &o.json})
@@ -340,10 +371,9 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program) {
     // shared memory and other device rules, then the memory the inputs need.
     check_device_fit(stage, probe, current_device_limits());
     validate_shape(stage, probe);  // the grid limit (occupancy needs the device), before any input
-    const bool two_inputs = !(P::is_exact_dist(o.dist) || P::exact_on_any_data(type, config));
-    ensure_device_memory((two_inputs ? 2 : 1) * o.n * dtype_size(type),
-                         std::string(two_inputs ? "the exact and the timed input, " : "the input, ") +
-                             std::to_string(o.n) + " " + dtype_name(type) + " each,");
+    ensure_device_memory(input_bytes, std::string(detail::two_inputs<P>(type, config, o) ? "the exact and the timed input, "
+                                                                                           : "the input, ") +
+                                          std::to_string(o.n) + " " + dtype_name(type) + " each,");
     Stream stream;
     std::optional<Session<P>> exact = detail::exact_session<P>(type, config, o, stream.get());
     Session<P> timed = Session<P>::generate(type, config, o.n, o.dist, o.seed, stream.get());
@@ -461,10 +491,14 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
     std::cerr << spec.program << ": error: " << e.what() << "\n";
     return kExitUsage;
   }
-  if (!sizes.empty()) o.n = *std::max_element(sizes.begin(), sizes.end());  // the largest decides what fits
+  if (!sizes.empty()) {  // the largest decides what fits
+    o.n = *std::max_element(sizes.begin(), sizes.end());
+    o.n_text = std::to_string(o.n);
+  }
 
   return run_program(spec.program, [&]() -> int {
     const DType type = parse_dtype(o.type);
+    detail::check_host_memory_for<P>(type, config, o);  // sizes first: an overflow is no stage's fault
     std::vector<std::string> wanted;
     {
       std::stringstream ss(only);
@@ -489,6 +523,7 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
     };
     std::vector<Picked> picked;
     std::vector<const Stage<P>*> stages;  // every picked stage, for the baseline
+    std::vector<std::string> refusals;    // why the chosen stages that were left out refused
     for (const LadderTable<P>& t : tables) {
       Picked p{&t, {}, {}};
       for (const Stage<P>& s : t.stages) {
@@ -496,18 +531,19 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
         typename P::Args probe = detail::probe_args<P>(type, config, o);
         probe.block = block_of(s);
         probe.grid = 0;
-        bool supported = true;
         try {
           validate_config(s, probe);
-        } catch (const UsageError&) {
-          supported = false;  // e.g. a type or operator this stage does not offer
+          if (chosen) p.stages.push_back(&s);
+        } catch (const UsageError& e) {  // e.g. a type or operator this stage does not offer
+          if (chosen) refusals.push_back(e.what());
         }
-        if (chosen && supported) p.stages.push_back(&s);
       }
       stages.insert(stages.end(), p.stages.begin(), p.stages.end());
       if (!p.stages.empty()) picked.push_back(std::move(p));
     }
-    if (stages.empty()) throw UsageError("no stage supports this type and these settings");
+    if (stages.empty())  // say why, in the first stage's words
+      throw UsageError("no stage supports this type and these settings" +
+                       (refusals.empty() ? std::string() : " (" + refusals.front() + ")"));
     for (const std::string* path : {&o.csv, &o.json, &o.md})
       if (!path->empty()) check_writable(*path);
 

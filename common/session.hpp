@@ -56,7 +56,8 @@ class Session {
   }
 
   //! Generates n elements from the distribution `dist` (one of P::dist_names()) with `seed`, then
-  //! as the constructor. Sizes the device cannot hold are refused before the host fills gigabytes.
+  //! as the constructor. Sizes the host or the device cannot hold are refused before the host fills
+  //! gigabytes (UnsupportedError: ensure_host_memory, ensure_device_memory).
   static Session generate(DType type, const Config& config, std::size_t n, const std::string& dist,
                           std::uint64_t seed, cudaStream_t stream) {
     ensure_device_memory(n * dtype_size(type), input_name(type, n));
@@ -125,6 +126,7 @@ class Session {
   Verification check_output(const Stage<P>& stage, const Args& args) {
     const std::size_t bytes = P::output_count(args) * dtype_size(P::output_type(stage, args));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
+    if (bytes > last_output_.size()) ensure_host_memory(bytes - last_output_.size(), stage.name + "'s output, read back,");
     last_output_.resize(bytes);
     if (bytes > 0) CUDA_CHECK(cudaMemcpy(last_output_.data(), output_.data(), bytes, cudaMemcpyDeviceToHost));
     return P::check(stage, args, ref_, last_output_.data(), exact_data_);

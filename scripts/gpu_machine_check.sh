@@ -45,6 +45,12 @@ Steps run only when named:
   causes     scripts/step_causes.py over each ladder CSV in $CAUSES_LADDERS [$OUT/reduce_ladder_2e28_float.csv,
              made by the ladders step]: both stages of every step below 1.05x under ncu, with a
              verdict: $OUT/step_causes_<ladder>.md / .log, the reports in $OUT/step_causes_<ladder>/
+  coverage   every problem and type at every size 2^10 .. 2^30: chapter 7's ladder (sum) and chapter
+             8's (sum, max, min) over float, double and int ($COVER_TYPES), the scan (exclusive and
+             inclusive) and the uint8 histogram (uniform one-bin zipf image, $COVER_DISTS), the fast
+             stages only, each with CUB and the ceilings in the same run (--sizes, graph-replayed):
+             coverage_<problem>_<type>[_<op>|_<dist>]_{small,large}.csv / .md ($COVER_SMALL
+             [2^10,2^12,..,2^20] at 100 runs per sample, $COVER_LARGE [2^22,..,2^30] at $COVER_LARGE_RUNS [3])
   commands   scripts/run_doc_commands.py --skip tutorial.sh, the cmake commands first, then the
              others: every command the README and the chapter pages show, as printed, from the
              repository's root ($OUT/doc_commands.log, each command's whole output in
@@ -76,8 +82,8 @@ steps=()
 for arg in "$@"; do
   case "$arg" in
     -h|--help) usage; exit 0 ;;
-    build|test|sanitize|profile|long|ladders|ch08|scan|histogram|sweep|shapes|limits|multigpu|causes|commands) steps+=("$arg") ;;
-    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]} shapes limits multigpu causes commands; --help)" >&2
+    build|test|sanitize|profile|long|ladders|ch08|scan|histogram|sweep|shapes|limits|multigpu|causes|commands|coverage) steps+=("$arg") ;;
+    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]} shapes limits multigpu causes commands coverage; --help)" >&2
        exit 2 ;;
   esac
 done
@@ -247,6 +253,31 @@ if want histogram; then
   p=$(prog histogram_contention)
   if [ -n "$p" ] && "$p" --n 2^27 --iters 10 --warmup 2 --max-seconds 1 --csv "$OUT/histogram_contention_2e27_uint8.csv" \
        >"$OUT/histogram_contention_2e27_uint8.txt" 2>&1; then note "histogram contention: ok"; else note "histogram contention: FAILED"; status=1; fi
+fi
+
+if want coverage; then
+  # Every problem, type and size from 2^10 to 2^30, the fast stages beside CUB and the ceilings in
+  # the same run (graph-replayed, L2 warm where the input fits): one file per problem, type and
+  # size range. Small sizes take 100 runs per sample; large ones $COVER_LARGE_RUNS.
+  small=${COVER_SMALL:-2^10,2^12,2^14,2^16,2^18,2^20}; large=${COVER_LARGE:-2^22,2^24,2^26,2^28,2^30}
+  cover() {  # cover <program> <tag> <args...>
+    local p=$1 tag=$2; shift 2
+    run_ladder "$p" "${tag}_small" --sizes "$small" --iters 20 --warmup 3 "$@" >/dev/null
+    run_ladder "$p" "${tag}_large" --sizes "$large" --iters 10 --warmup 2 --runs-per-sample "${COVER_LARGE_RUNS:-3}" "$@" >/dev/null
+  }
+  for t in ${COVER_TYPES:-float double int}; do
+    cover reduce_ladder "coverage_reduce_ch07_${t}_sum" --type "$t" \
+      --stages reduce_kernel_9,reduce_kernel_10,reduce_kernel_11,reduce_kernel_12,reduce_kernel_13
+    for op in sum max min; do
+      cover reduce_ladder_ch08 "coverage_reduce_ch08_${t}_$op" --type "$t" --op "$op" --stages reduce_stage_4,reduce_stage_5
+    done
+    cover scan_ladder "coverage_scan_${t}" --type "$t" --stages scan_stage_7,scan_stage_8,scan_stage_9
+    cover scan_ladder "coverage_scan_${t}_inclusive" --type "$t" --inclusive --stages scan_stage_7,scan_stage_8,scan_stage_9
+  done
+  for d in ${COVER_DISTS:-uniform one-bin zipf image}; do
+    cover histogram_ladder "coverage_histogram_uint8_$d" --type uint8 --dist "$d" \
+      --stages histogram_stage_4,histogram_stage_5,histogram_stage_6,histogram_stage_7
+  done
 fi
 
 if want causes; then

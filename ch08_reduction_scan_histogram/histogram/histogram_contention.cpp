@@ -29,28 +29,25 @@ namespace {
 
 // "1/256" or "0.25" as a share in [0, 1].
 double parse_share(const std::string& text) {
-  double value = 0;
+  const std::string what = "--shares";
   const auto slash = text.find('/');
-  try {
-    std::size_t used = 0;
-    if (slash == std::string::npos) {
-      value = std::stod(text, &used);
-      if (used != text.size()) throw std::invalid_argument(text);
-    } else {
-      value = std::stod(text.substr(0, slash)) / std::stod(text.substr(slash + 1));
-    }
-  } catch (const std::exception&) {
-    throw harness::UsageError("--shares: cannot read '" + text + "' as a share (0.5 or 1/256)");
-  }
+  const double value = slash == std::string::npos
+                           ? harness::parse_decimal(text, what)
+                           : harness::parse_decimal(text.substr(0, slash), what) /
+                                 harness::parse_decimal(text.substr(slash + 1), what);
   if (!(value >= 0 && value <= 1)) throw harness::UsageError("--shares: '" + text + "' is not in [0, 1]");
   return value;
 }
 
-std::vector<std::string> split(const std::string& text) {
+// The comma-separated items of `text`; an empty item is refused.
+std::vector<std::string> split(const std::string& text, const std::string& what) {
   std::vector<std::string> parts;
-  std::stringstream ss(text);
-  for (std::string part; std::getline(ss, part, ',');)
-    if (!part.empty()) parts.push_back(part);
+  if (text.empty()) return parts;
+  std::stringstream ss(text + ",");
+  for (std::string part; std::getline(ss, part, ',');) {
+    if (part.empty()) throw harness::UsageError(what + ": an empty item in '" + text + "'");
+    parts.push_back(part);
+  }
   return parts;
 }
 
@@ -68,7 +65,7 @@ int main(int argc, char** argv) {
   o.type = "uint8";
   Histogram::Config config;
   std::string shares_text = "1/256,1/64,1/16,0.1,0.25,0.5,0.75,0.9,0.99,1", stages_text;
-  app.add_option("--n", o.n_text, "Samples (e.g. 2^28)")->capture_default_str();
+  app.add_option("--n", o.n_text, "Samples (e.g. 2^28; at least 1)")->capture_default_str();
   app.add_option("--shares", shares_text, "Hot shares, comma-separated (0.5 or 1/256)")->capture_default_str();
   app.add_option("--type", o.type, "Sample type: uint8, int or float")
       ->check(CLI::IsMember({"uint8", "int", "float"}))
@@ -84,7 +81,9 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "Input seed")->capture_default_str();
   app.add_option("--iters", o.iters, "Timed runs per stage and share")->check(CLI::Range(1, 100000))->capture_default_str();
   app.add_option("--warmup", o.warmup, "Untimed runs first")->check(CLI::Range(0, 10000))->capture_default_str();
-  app.add_option("--max-seconds", o.max_seconds, "Cap on each stage's timed runs, seconds")->capture_default_str();
+  app.add_option("--max-seconds", o.max_seconds, "Cap on each stage's timed runs, seconds (0: none)")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
   app.add_option("--csv", o.csv, "Write one row per (share, stage) here");
   if (auto rc = parse_command_line(app, o, argc, argv)) return *rc;
   const bool block_given = app.count("--block") > 0;
@@ -101,15 +100,24 @@ int main(int argc, char** argv) {
   return run_program("histogram_contention", [&]() -> int {
     const DType type = parse_dtype(o.type);
     std::vector<double> shares;
-    const std::vector<std::string> share_names = split(shares_text);
+    const std::vector<std::string> share_names = split(shares_text, "--shares");
+    if (share_names.empty()) throw UsageError("--shares: no share given");
     for (const auto& s : share_names) shares.push_back(parse_share(s));
-    const std::vector<std::string> wanted = split(stages_text);
-    std::vector<Stage<Histogram>> stages;
-    for (auto& s : ch08::all_histogram_stages())
+    const std::vector<std::string> wanted = split(stages_text, "--stages");
+    std::vector<Stage<Histogram>> all = ch08::all_histogram_stages(), stages;
+    for (const std::string& w : wanted)
+      if (std::none_of(all.begin(), all.end(), [&](const Stage<Histogram>& s) { return s.name == w; }))
+        throw UsageError("--stages: unknown stage '" + w + "'");
+    for (auto& s : all)
       if (s.caps.max_bins >= config.bins &&
           (wanted.empty() || std::count(wanted.begin(), wanted.end(), s.name)))
         stages.push_back(std::move(s));
     if (stages.empty()) throw UsageError("--stages: no stage matches '" + stages_text + "' at " + std::to_string(config.bins) + " bins");
+    if (o.n == 0) throw UsageError("--n must be at least 1");
+    validate_bin_range(type, config.bins, config.lower, config.upper);
+    // The input of one share at a time, on the host while it is made, then on the device.
+    const std::size_t input_bytes = checked_bytes(o.n, dtype_size(type), "--n " + o.n_text + " (" + o.type + ")");
+    ensure_host_memory(input_bytes, "the input, " + std::to_string(o.n) + " " + dtype_name(type) + " samples,");
     stages.push_back(cub_histogram_stage());
     if (!o.csv.empty()) check_writable(o.csv);
 

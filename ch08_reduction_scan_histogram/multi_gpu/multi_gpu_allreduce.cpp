@@ -33,12 +33,14 @@
 #include "cuda_check.hpp"
 #include "cuda_raii.hpp"
 #include "device_info.hpp"
+#include "device_limits.hpp"
 #include "errors.hpp"
 #include "inputs.hpp"
 #include "multi_gpu_kernels.hpp"
 #include "nccl_team.hpp"
 #include "program.hpp"
 #include "report.hpp"
+#include "session.hpp"
 #include "sharding.hpp"
 
 namespace {
@@ -100,6 +102,12 @@ std::vector<Row> run_one(const multi_gpu::Team& team, std::size_t m, const Optio
     }
   });
 
+  // Each local GPU's input and output; GPU 0 also lands the other GPUs' arrays for way A.
+  for (int i = 0; i < local; ++i) {
+    team.use(i);
+    harness::ensure_device_memory(bytes * (2 + (i == 0 && team.one_process ? local - 1 : 0)),
+                                  "GPU " + std::to_string(team.devices[static_cast<std::size_t>(i)]) + "'s arrays,");
+  }
   // Each local GPU's input, made on the host and uploaded once.
   std::vector<GpuArrays> gpu(static_cast<std::size_t>(local));
   {
@@ -361,10 +369,16 @@ int main(int argc, char** argv) {
   if (auto parsed = harness::parse_flags(app, argc, argv)) {
     rc = *parsed;
   } else {
-    rc = harness::run_program(kProgram, [&]() -> int {
+    rc = multi_gpu::run_everywhere(kProgram, [&]() -> int {
       std::vector<std::size_t> sizes;
       if (o.sizes.empty()) sizes.push_back(harness::parse_size(o.n_text));  // UsageError -> exit 2
       for (const std::string& t : o.sizes) sizes.push_back(harness::parse_size(t));
+      // Each size in turn: its expected sums and one GPU's input on the host, before any GPU is asked.
+      for (std::size_t m : sizes)
+        harness::ensure_host_memory(
+            harness::checked_bytes(harness::checked_bytes(m, 2, "--n"), o.type == "int" ? sizeof(int) : sizeof(float),
+                                   "--n " + std::to_string(m) + " (" + o.type + ")"),
+            "the expected sums and one GPU's input, " + std::to_string(m) + " " + o.type + " each,");
       return o.type == "int" ? run<int>(o, sizes) : run<float>(o, sizes);
     });
   }

@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -32,6 +33,7 @@
 #include "cuda_check.hpp"
 #include "cuda_raii.hpp"
 #include "device_info.hpp"
+#include "device_limits.hpp"
 #include "errors.hpp"
 #include "inputs.hpp"
 #include "multi_gpu_kernels.hpp"
@@ -39,6 +41,7 @@
 #include "program.hpp"
 #include "reduce_reference.hpp"
 #include "report.hpp"
+#include "session.hpp"
 #include "sharding.hpp"
 
 namespace {
@@ -141,6 +144,8 @@ std::vector<Row> run_one(const multi_gpu::Team& team, const HostPart<T>& part, c
     GpuBuffers& b = gpu[static_cast<std::size_t>(i)];
     team.use(i);
     b.shard = multi_gpu::shard_of(n, team.size, team.first_rank + i);
+    harness::ensure_device_memory(b.shard.size * sizeof(T) + multi_gpu::shard_workspace_bytes(type, b.shard.size, o.block),
+                                  "GPU " + std::to_string(team.devices[static_cast<std::size_t>(i)]) + "'s shard,");
     b.in = harness::DeviceBuffer(b.shard.size * sizeof(T));
     b.workspace = harness::DeviceBuffer(multi_gpu::shard_workspace_bytes(type, b.shard.size, o.block));
     b.partial = harness::DeviceBuffer(sizeof(A));
@@ -444,9 +449,20 @@ int main(int argc, char** argv) {
   if (auto parsed = harness::parse_flags(app, argc, argv)) {
     rc = *parsed;
   } else {
-    rc = harness::run_program(kProgram, [&]() -> int {
+    rc = multi_gpu::run_everywhere(kProgram, [&]() -> int {
       std::vector<std::size_t> sizes;
       for (const std::string& t : o.n_texts) sizes.push_back(harness::parse_size(t));  // UsageError -> 2
+      // Every size's array stays on the host for the whole run (with MPI, only this rank's shard:
+      // the whole array is the bound), before any GPU is asked.
+      std::size_t host_bytes = 0;
+      for (std::size_t n : sizes) {
+        const std::size_t b = harness::checked_bytes(n, o.type == "int" ? sizeof(int) : sizeof(float),
+                                                     "--n " + std::to_string(n) + " (" + o.type + ")");
+        if (b > std::numeric_limits<std::size_t>::max() - host_bytes)
+          throw harness::UsageError("--n: the sizes together are more bytes than a 64-bit size can count");
+        host_bytes += b;
+      }
+      harness::ensure_host_memory(host_bytes, "the arrays of every --n");
       return o.type == "int" ? run<int>(o, sizes) : run<float>(o, sizes);
     });
   }

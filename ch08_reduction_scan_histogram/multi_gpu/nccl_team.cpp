@@ -2,15 +2,19 @@
 // and mode: with TUTORIAL_HAVE_MPI=1 for the *_mpi programs.
 #include "nccl_team.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "cuda_check.hpp"
 #include "device_info.hpp"
 #include "errors.hpp"
+#include "program.hpp"
 
 #if TUTORIAL_HAVE_MPI
 #include <mpi.h>
@@ -58,6 +62,28 @@ void end_processes() {
 #endif
 }
 
+int run_everywhere(const char* program, const std::function<int()>& body) {
+  bool threw = false;
+  const int rc = harness::run_program(program, [&]() -> int {
+    try {
+      return body();
+    } catch (...) {
+      threw = true;  // run_program reports it; the Team's destructor has aborted its communicators
+      throw;
+    }
+  });
+#if TUTORIAL_HAVE_MPI
+  if (threw && process_count() > 1) {
+    std::fprintf(stderr, "%s: rank %d failed: stopping every rank (MPI_Abort, exit code %d)\n", program,
+                 process_rank(), rc);
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, rc);
+  }
+#endif
+  (void)threw;
+  return rc;
+}
+
 int process_rank() {
 #if TUTORIAL_HAVE_MPI
   int r = 0;
@@ -79,16 +105,40 @@ int process_count() {
 }
 
 Team::~Team() {
+  const bool failing = std::uncaught_exceptions() > 0;
   for (ncclComm_t c : comms)
-    if (c) ncclCommDestroy(c);
+    if (c) failing ? ncclCommAbort(c) : ncclCommDestroy(c);
 }
 
 void Team::use(int i) const { CUDA_CHECK(cudaSetDevice(devices[static_cast<std::size_t>(i)])); }
 
+void Team::check_async_errors() const {
+  for (ncclComm_t c : comms) {
+    if (!c) continue;
+    ncclResult_t async = ncclSuccess;
+    NCCL_CHECK(ncclCommGetAsyncError(c, &async));
+    if (async != ncclSuccess && async != ncclInProgress) NCCL_CHECK(async);  // throws, naming the error
+  }
+}
+
+void Team::wait(cudaEvent_t event) const {
+  for (;;) {
+    const cudaError_t e = cudaEventQuery(event);
+    if (e != cudaErrorNotReady) {
+      CUDA_CHECK(e);
+      return;
+    }
+    check_async_errors();
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
 void Team::synchronize() const {
   for (int i = 0; i < local_count(); ++i) {
     use(i);
-    streams[static_cast<std::size_t>(i)].synchronize();
+    harness::Event done;
+    done.record(streams[static_cast<std::size_t>(i)].get());
+    wait(done.get());
   }
 }
 
@@ -141,7 +191,19 @@ Team make_mpi_team() {
   t.size = process_count();
   t.first_rank = process_rank();
   t.one_process = t.size == 1;
-  t.devices.push_back(t.first_rank % visible_gpus());
+  // The processes on this machine, numbered 0.. (MPI_COMM_TYPE_SHARED): one GPU each.
+  MPI_Comm local;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, t.first_rank, MPI_INFO_NULL, &local);
+  int local_rank = 0, local_size = 1;
+  MPI_Comm_rank(local, &local_rank);
+  MPI_Comm_size(local, &local_size);
+  MPI_Comm_free(&local);
+  const int visible = visible_gpus();
+  if (local_size > visible)
+    throw harness::UsageError(std::to_string(local_size) + " processes on this machine but " + std::to_string(visible) +
+                              " visible GPU(s): one GPU per process (mpirun -np " + std::to_string(visible) +
+                              " or fewer per machine)");
+  t.devices.push_back(local_rank);
   t.use(0);
   // Rank 0 makes the id that names this communicator; every rank must get the same bytes.
   ncclUniqueId id;
@@ -185,7 +247,7 @@ harness::TimingStats time_team(const Team& team, const std::function<void()>& op
     }
     team.use(0);
     stop.record(team.streams[0].get());
-    stop.synchronize();
+    team.wait(stop.get());
     double ms = stop.elapsed_ms_since(start);
 #if TUTORIAL_HAVE_MPI
     MPI_Allreduce(MPI_IN_PLACE, &ms, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -225,9 +287,11 @@ std::vector<std::string> describe_links(const std::vector<int>& devices) {
       CUDA_CHECK(cudaDeviceCanAccessPeer(&can, devices[a], devices[b]));
       std::ostringstream s;
       s << "GPU " << devices[a] << " <-> GPU " << devices[b] << ": peer access " << (can ? "yes" : "no");
-      if (can && cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, devices[a], devices[b]) ==
-                     cudaSuccess)
-        s << " (relative performance rank " << rank << ", 0 is best)";
+      if (can) {
+        const cudaError_t e = cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, devices[a], devices[b]);
+        if (e == cudaSuccess) s << " (relative performance rank " << rank << ", 0 is best)";
+        else cudaGetLastError();  // a driver that does not report it: clear the error, or a later check blames the wrong call
+      }
       s << "; link peak: not reported (the CUDA runtime gives no link bandwidth, and NVML is not read here)";
       lines.push_back(s.str());
     }

@@ -5,9 +5,12 @@
 //! runs unchanged in either mode:
 //!  - one process drives every GPU (the default): ncclCommInitAll makes G communicators at once,
 //!    and NCCL calls for several GPUs go inside ncclGroupStart / ncclGroupEnd;
-//!  - one process per GPU (built with MPI, TUTORIAL_HAVE_MPI): rank r drives device
-//!    r % (visible devices); rank 0 makes an ncclUniqueId, MPI_Bcast hands it to every rank, and
-//!    each rank calls ncclCommInitRank.
+//!  - one process per GPU (built with MPI, TUTORIAL_HAVE_MPI): the rank with local rank l on its
+//!    machine drives device l (more processes on a machine than its visible GPUs are refused);
+//!    rank 0 makes an ncclUniqueId, MPI_Bcast hands it to every rank, and each rank calls
+//!    ncclCommInitRank.
+//! When one process fails (an exception), its communicators are aborted and, with MPI, it calls
+//! MPI_Abort (stop_all_processes), so that no other rank waits forever in a collective.
 //! Source: NCCL documentation, "Creating a communicator" and "Group calls" examples.
 #pragma once
 #include <cuda_runtime_api.h>
@@ -60,6 +63,11 @@ bool built_with_mpi();
 void start_processes(int* argc, char*** argv);
 //! Ends MPI when built with it (MPI_Finalize); does nothing otherwise. Call last in main.
 void end_processes();
+//! Runs `body` through harness::run_program (messages and exit codes as every program), and where
+//! `body` threw while other processes share the run (MPI, more than one rank), stops them all with
+//! MPI_Abort and that exit code: they may be waiting in a collective for this one. Otherwise
+//! returns the exit code.
+int run_everywhere(const char* program, const std::function<int()>& body);
 //! This process's rank (0 without MPI).
 int process_rank();
 //! Number of processes (1 without MPI).
@@ -84,14 +92,22 @@ struct Team {
   Team(Team&&) = default;
   //! Takes the GPUs, communicators and streams of `other` (this team must be empty).
   Team& operator=(Team&&) = default;
-  //! Destroys the communicators (ncclCommDestroy).
+  //! Destroys the communicators: ncclCommDestroy, or ncclCommAbort while an exception unwinds (a
+  //! failed call may have left a collective unfinished, which ncclCommDestroy would wait for).
   ~Team();
 
   //! Local GPUs this process drives.
   int local_count() const { return static_cast<int>(devices.size()); }
   //! Makes local GPU i the current device.
   void use(int i) const;
-  //! Waits for all work on every local stream; throws on an earlier failure.
+  //! Throws (as NCCL_CHECK) when NCCL reports an asynchronous error on any local communicator
+  //! (ncclCommGetAsyncError): a peer that failed, a network error. A collective that can never
+  //! finish then stops the program instead of leaving it waiting.
+  void check_async_errors() const;
+  //! Waits until `event` (recorded on a local stream) has completed, polling check_async_errors
+  //! meanwhile; throws on a CUDA error or an asynchronous NCCL error.
+  void wait(cudaEvent_t event) const;
+  //! Waits for all work on every local stream, as wait() does; throws on an earlier failure.
   void synchronize() const;
 };
 
@@ -100,10 +116,12 @@ struct Team {
 //! @throws std::runtime_error when NCCL fails, harness::CudaError when CUDA fails
 Team make_local_team(int gpus);
 
-//! One process per GPU (MPI build only): rank r drives device r % visible, the team has
-//! process_count() GPUs; rank 0's ncclGetUniqueId is broadcast with MPI_Bcast, then every rank
-//! calls ncclCommInitRank.
-//! @throws std::logic_error when built without MPI
+//! One process per GPU (MPI build only): the process with local rank l on its machine
+//! (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED) drives device l, the team has process_count()
+//! GPUs; rank 0's ncclGetUniqueId is broadcast with MPI_Bcast, then every rank calls
+//! ncclCommInitRank.
+//! @throws harness::UsageError when a machine has more processes than visible GPUs (two ranks on
+//!         one GPU is not a communicator NCCL makes); std::logic_error when built without MPI
 Team make_mpi_team();
 
 //! Times `op` with CUDA events: `warmup` untimed runs, then `iters` timed ones, every run alike: it

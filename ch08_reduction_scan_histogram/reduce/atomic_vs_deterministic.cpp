@@ -77,7 +77,9 @@ int main(int argc, char** argv) {
   app.add_option("--type", o.type, "Element type")
       ->check(CLI::IsMember({"float", "double", "int", "f32", "f64", "i32"}))
       ->capture_default_str();
-  app.add_option("--block", o.block, "Threads per block: a power of two, 32..1024")->capture_default_str();
+  app.add_option("--block", o.block, "Threads per block: a power of two, 32..1024")
+      ->check(CLI::IsMember({32, 64, 128, 256, 512, 1024}))
+      ->capture_default_str();
   app.add_option("--dist", o.dist, "Input distribution: signed, uniform, skewed or exact (exact: every sum the same)")
       ->check(CLI::IsMember({"signed", "uniform", "skewed", "exact"}))
       ->capture_default_str();
@@ -96,6 +98,8 @@ int main(int argc, char** argv) {
     probe.block = o.block;
     harness::validate_config(stage4, probe);
     if (o.n == 0) throw harness::UsageError("--n must be positive");
+    harness::ensure_host_memory(harness::checked_bytes(o.n, harness::dtype_size(type), "--n " + o.n_text),
+                                "the input, " + std::to_string(o.n) + " " + harness::dtype_name(type) + " elements,");
 
     const harness::DeviceInfo dev = harness::query_device();
     harness::Stream stream;

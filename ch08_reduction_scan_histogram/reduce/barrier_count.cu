@@ -5,6 +5,7 @@
 
 #include "barrier_count.hpp"
 #include "cuda_raii.hpp"
+#include "device_limits.hpp"
 #include "errors.hpp"
 #include "reduce_ops.cuh"
 #include "reduce_stage_0_single_thread.cuh"
@@ -41,7 +42,7 @@ BarrierCount measure_barriers(int stage, int block, std::size_t n) {
   r.stage = stage;
   r.block = block;
   r.blocks = stage == 0 ? 1 : stage == 1 ? harness::blocks_for(n, block) : 64;
-  harness::DeviceBuffer in(n * sizeof(float));
+  harness::DeviceBuffer in(harness::checked_bytes(n, sizeof(float), "measure_barriers: n"));
   harness::DeviceBuffer partials(r.blocks * sizeof(float));
   harness::DeviceBuffer counts(r.blocks * sizeof(unsigned));
   CUDA_CHECK(cudaMemset(in.data(), 0, in.bytes()));

@@ -11,9 +11,11 @@
 #include "barrier_count.hpp"
 #include "cli.hpp"
 #include "device_info.hpp"
+#include "device_limits.hpp"
 #include "errors.hpp"
 #include "program.hpp"
 #include "report.hpp"
+#include "session.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Barriers per block of chapter 8's reduction stages, measured and by arithmetic",
@@ -30,7 +32,9 @@ int main(int argc, char** argv) {
   if (auto rc = harness::parse_command_line(app, o, argc, argv)) return *rc;
   return harness::run_program("reduce_barriers", [&]() -> int {
     if (o.n == 0) throw harness::UsageError("--n must be positive");
+    const std::size_t bytes = harness::checked_bytes(o.n, sizeof(float), "--n " + o.n_text + " (float)");
     const harness::DeviceInfo dev = harness::query_device();
+    harness::ensure_device_memory(bytes, "the input, " + std::to_string(o.n) + " floats,");
     std::vector<std::vector<std::string>> rows;
     bool all_match = true;
     const char* names[] = {"reduce_stage_0", "reduce_stage_1", "reduce_stage_2", "reduce_stage_3",

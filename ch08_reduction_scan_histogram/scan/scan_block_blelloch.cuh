@@ -21,6 +21,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <vector>
@@ -195,7 +196,13 @@ inline int print_blelloch_trace(harness::DType type, const std::vector<double>& 
                 harness::format_blelloch_trace(gpu).c_str());
     std::printf("\nhost model (common/scan/blelloch_model.cpp):\n%s",
                 harness::format_blelloch_trace(model).c_str());
-    const bool same = gpu.rows == model.rows;
+    // Equal level by level, a NaN in the same place as a NaN (NaN != NaN, so == would call them different).
+    bool same = gpu.rows.size() == model.rows.size();
+    for (std::size_t r = 0; same && r < rows; ++r)
+      for (std::size_t i = 0; same && i < tile; ++i) {
+        const double g = gpu.rows[r][i], m = model.rows[r][i];
+        same = g == m || (std::isnan(g) && std::isnan(m));
+      }
     std::printf("\nGPU and host model %s\n", same ? "agree at every level" : "DIFFER");
     return same ? 0 : 1;
   });
