@@ -122,14 +122,29 @@ class Session {
     return check_output(stage, args);
   }
 
-  //! Reads the output back and checks it (after a run the caller enqueued itself).
+  //! Reads the output back and checks it (after a run the caller enqueued itself). For a stage that
+  //! keeps state between launches (Stage::workspace_zeroed_bytes), also reads that state's count:
+  //! a complete launch leaves it zero, so anything else fails the run, saying that the workspace was
+  //! not in the state its launch needs (a result taken from such a run would be a guess).
   Verification check_output(const Stage<P>& stage, const Args& args) {
     const std::size_t bytes = P::output_count(args) * dtype_size(P::output_type(stage, args));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
     if (bytes > last_output_.size()) ensure_host_memory(bytes - last_output_.size(), stage.name + "'s output, read back,");
     last_output_.resize(bytes);
     if (bytes > 0) CUDA_CHECK(cudaMemcpy(last_output_.data(), output_.data(), bytes, cudaMemcpyDeviceToHost));
-    return P::check(stage, args, ref_, last_output_.data(), exact_data_);
+    Verification v = P::check(stage, args, ref_, last_output_.data(), exact_data_);
+    if (stage.workspace_zeroed_bytes >= sizeof(std::uint32_t) && args.n > 0) {
+      std::uint32_t count = 0;
+      CUDA_CHECK(cudaMemcpy(&count, args.workspace, sizeof count, cudaMemcpyDeviceToHost));
+      if (count != 0) {
+        v.ok = false;
+        v.message = stage.name + "'s workspace state reads " + std::to_string(count) +
+                    " after the run, not 0: the workspace did not hold what a complete launch leaves (its first " +
+                    std::to_string(stage.workspace_zeroed_bytes) + " bytes must be zeroed before the first launch); " +
+                    v.message;
+      }
+    }
+    return v;
   }
 
   //! The bytes of the last output read back by check_output.

@@ -73,7 +73,10 @@ struct Stage {
   //! the launch enqueues no zeroing of its own; 0: none. The harness zeroes them once after
   //! poisoning the workspace (Session::poison_for), never between timed runs. A launch stopped
   //! midway may leave them in any state; the next poison_for (or the caller's own cudaMemset after
-  //! the same poison) sets them again.
+  //! the same poison) sets them again. Their first 4 bytes hold a count (a ticket counter, the
+  //! count half of a run word) that every complete launch leaves at 0: Session::check_output fails a
+  //! run after which it is not, since that run began from a workspace nobody prepared. A launch
+  //! that draws a ticket past its grid writes nothing (no access out of bounds).
   std::size_t workspace_zeroed_bytes = 0;
   //! Longest chain of floating-point additions any output value goes through (elements per
   //! thread, tree levels, partials folded serially or by atomics), for the error bound on random

@@ -16,6 +16,7 @@
 #include "device_limits.hpp"
 #include "errors.hpp"
 #include "run_stage.hpp"
+#include "inputs.hpp"
 #include "sweep.hpp"
 
 using harness::Reduce;
@@ -254,6 +255,33 @@ TEST_CASE("reduce_kernel_12 leaves its ticket counter zero: runs back to back ne
       CUDA_CHECK(cudaMemcpy(&ticket, a.workspace, sizeof ticket, cudaMemcpyDeviceToHost));
       CHECK(ticket == 0u);
     }
+  }
+}
+
+TEST_CASE("reduce_kernel_12 on a workspace nobody zeroed: nothing out of bounds, and no result taken from it",
+          "[gpu][ch07][reduce_kernel_12][workspace]") {
+  // The workspace of random bytes a fresh cudaMalloc or another stage may leave: the ticket counter
+  // is then almost surely past the grid, no block is the last, and the result stays unwritten; and
+  // a counter below the grid (one stage 11 left) makes a block finish early. Either way the count a
+  // complete launch leaves is not 0, and check_output fails the run, saying why. Run under
+  // compute-sanitizer (memcheck) on the GPU machine: no access out of bounds.
+  using namespace harness;
+  const Stage<Reduce> st = stage("reduce_kernel_12");
+  Session<Reduce>& s = cached_session<Reduce>(DType::i32, {}, std::size_t{1} << 20, "exact", run_seed());
+  const ReduceArgs a = s.args_for(st, 256, 0);
+  REQUIRE(grid_of(st, a) > 1);
+  std::vector<std::uint32_t> junk(a.workspace_size / sizeof(std::uint32_t));
+  std::uint64_t x = run_seed();
+  for (std::uint32_t& w : junk) w = static_cast<std::uint32_t>((x = splitmix64(x)) >> 32);
+  for (std::uint32_t start : {junk[0] | 0x80000000u, 3u}) {  // past the grid, and below it
+    junk[0] = start;
+    s.poison();
+    CUDA_CHECK(cudaMemcpy(a.workspace, junk.data(), junk.size() * sizeof junk[0], cudaMemcpyHostToDevice));
+    run_stage(st, a);
+    const Verification v = s.check_output(st, a);
+    INFO("ticket counter " << start << " before the run: " << v.message);
+    CHECK_FALSE(v.ok);
+    CHECK(v.message.find("workspace state") != std::string::npos);
   }
 }
 

@@ -95,6 +95,11 @@ __global__ void __launch_bounds__(Block)
   __shared__ T warp_sums[Block / 32];
   const bool one_tile = gridDim.x == 1;  // the same in every thread: the branches below are uniform
   const RunTicket ticket = one_tile ? RunTicket{0, 0} : take_run_ticket(run_word);
+  // A tile past the grid: the run word did not start this launch at a count of 0 (a workspace that
+  // was not zeroed before the first launch, or one another stage left). The block touches nothing
+  // (no tile of `in`, `out` or the status lies there), and the count it leaves behind fails the
+  // harness's check (Session::check_output). Uniform in the block: the ticket is in shared memory.
+  if (ticket.tile >= gridDim.x) return;
   const EpochTileStatus<T> status{status_words, ticket.epoch};
   const std::size_t tile_base = static_cast<std::size_t>(ticket.tile) * kTile;
   const bool vector_ok = Aligned && tile_base + kTile <= n;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "catch.hpp"
@@ -16,6 +17,7 @@
 #include "cuda_check.hpp"
 #include "cuda_raii.hpp"
 #include "scan_support.cuh"
+#include "inputs.hpp"
 #include "sweep.hpp"
 #include "tile_flags.cuh"
 
@@ -92,6 +94,32 @@ void poison_output(Session<Scan>& s, const ScanArgs& a) {
 }
 
 }  // namespace
+
+TEST_CASE("scan_stage_9 on a workspace of random bytes: nothing out of bounds, and no result taken from it",
+          "[gpu][ch08][scan][scan_stage_9][workspace]") {
+  // A run word nobody zeroed hands out tiles past the grid: every block then writes nothing, the
+  // count it leaves is not 0, and check_output fails the run, saying why. At n = 513 ints and block
+  // 32 (many small tiles) and at 2^20 + 3 floats. Run under compute-sanitizer (memcheck) on the GPU
+  // machine: no access out of bounds.
+  const Stage<Scan> st = ch08::scan_stage_named("scan_stage_9");
+  for (const auto& [type, n, block] : {std::tuple{DType::i32, std::size_t{513}, 32},
+                                       std::tuple{DType::f32, (std::size_t{1} << 20) + 3, 512}}) {
+    Session<Scan>& s = testing_support::cached_session<Scan>(type, {}, n, "exact", testing_support::run_seed());
+    const ScanArgs a = s.args_for(st, block, 0);
+    REQUIRE(grid_of(st, a) > 1);
+    std::vector<std::uint64_t> junk(a.workspace_size / sizeof(std::uint64_t));
+    std::uint64_t x = testing_support::run_seed();
+    for (std::uint64_t& w : junk) w = x = harness::splitmix64(x);
+    junk[0] |= 0x80000000ull;  // the count half past any grid (a random word is, but for a 2^-20 chance)
+    s.poison();
+    CUDA_CHECK(cudaMemcpy(a.workspace, junk.data(), junk.size() * sizeof junk[0], cudaMemcpyHostToDevice));
+    run_stage(st, a);
+    const Verification v = s.check_output(st, a);
+    INFO(dtype_name(type) << " n " << n << " block " << block << ": " << v.message);
+    CHECK_FALSE(v.ok);
+    CHECK(v.message.find("workspace state") != std::string::npos);
+  }
+}
 
 TEST_CASE("scan_stage_9: 10 runs back to back on one workspace, nothing zeroed between them",
           "[gpu][ch08][scan][scan_stage_9]") {
