@@ -96,10 +96,10 @@ int main(int argc, char** argv) {
     probe.type = type;
     probe.n = o.n;
     probe.block = o.block;
-    harness::validate_config(stage4, probe);
     if (o.n == 0) throw harness::UsageError("--n must be positive");
     harness::ensure_host_memory(harness::checked_bytes(o.n, harness::dtype_size(type), "--n " + o.n_text),
                                 "the input, " + std::to_string(o.n) + " " + harness::dtype_name(type) + " elements,");
+    harness::validate_config(stage4, probe);
 
     const harness::DeviceInfo dev = harness::query_device();
     harness::Stream stream;
