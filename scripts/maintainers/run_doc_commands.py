@@ -23,9 +23,9 @@ the same run is "ok" without running them again: `ctest --test-dir build -L prof
 The note names the earlier command. A cmake or tutorial.sh command that rebuilds a program in build/
 forgets the earlier passes.
 
-  scripts/run_doc_commands.py --list              # what would run, page by page
-  scripts/run_doc_commands.py                      # run everything (on a GPU machine: minutes)
-  scripts/run_doc_commands.py --skip tutorial.sh   # leave out the commands that rebuild everything
+  scripts/maintainers/run_doc_commands.py --list              # what would run, page by page
+  scripts/maintainers/run_doc_commands.py                      # run everything (on a GPU machine: minutes)
+  scripts/maintainers/run_doc_commands.py --skip tutorial.sh   # leave out the commands that rebuild everything
 
 Files and folders the commands write into the repository that git does not ignore and that were
 not there before (ladder.md, ladder.csv, sweep/ ...) are listed at the end and, unless --keep,
@@ -42,7 +42,7 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FENCE_RE = re.compile(r"^\s*(```|~~~)\s*([A-Za-z]*)")
 INLINE_RE = re.compile(r"`([^`]+)`")
 COMMAND_START = re.compile(r"^(scripts/\S+|python3 scripts/\S+|ctest\b|cmake\b|build/[^/\s]+/\S+)")

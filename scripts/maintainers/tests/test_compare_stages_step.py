@@ -10,17 +10,18 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-import sass_check  # noqa: E402
+SCRIPTS = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, SCRIPTS)
+import profiler  # noqa: E402
 
 
 def main():
-    nvcc = sass_check.find_nvcc()
-    tool = sass_check.find_disassembler(nvcc=nvcc)
+    nvcc = profiler.find_nvcc()
+    tool = profiler.find_disassembler(nvcc=nvcc)
     if not nvcc or not tool:
         print("SKIPPED: needs nvcc and nvdisasm or cuobjdump (nvcc: %s, tool: %s)" % (nvcc, tool))
-        return sass_check.EXIT_SKIP
-    cmd = [sys.executable, os.path.join(os.path.dirname(HERE), "compare_stages.py"), "--step",
+        return profiler.EXIT_SKIP
+    cmd = [sys.executable, os.path.join(SCRIPTS, "compare_stages.py"), "--step",
            "reduce_kernel_4", "reduce_kernel_5"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     print(r.stdout + r.stderr)

@@ -2,8 +2,8 @@
 """Where a build's time goes: reads a Ninja build folder's .ninja_log and prints Markdown tables of
 the compile and link time per kind of unit and of the slowest units.
 
-  python3 scripts/ninja_times.py build            # the last build of build/ (every step it ran)
-  python3 scripts/ninja_times.py build --top 25
+  python3 scripts/maintainers/ninja_times.py build            # the last build of build/ (every step it ran)
+  python3 scripts/maintainers/ninja_times.py build --top 25
 
 Times are each step's wall time as Ninja logged it: with -j N they overlap, so the sum is the CPU
 time the build needed (roughly), and the build's own wall time is printed apart (meaningful for a

@@ -7,7 +7,7 @@ the first element, the last one, the last three, or the first element of three b
 (common/lost_elements.hpp), on exact data (every element +1 or -1; histograms: every sample
 counted), at the sizes where data that is mostly zeros let a lost element pass.
 
-Usage: scripts/selftest_matrix.py [--build build] [--out DIR] [--jobs 4] [--quick]
+Usage: scripts/maintainers/selftest_matrix.py [--build build] [--out DIR] [--jobs 4] [--quick]
 Writes DIR/selftest_matrix.md and DIR/selftest_matrix.csv. Exit codes: 0 every run failed as it
 must, 1 some run passed or crashed, 2 bad command line, 77 no GPU (the programs said so).
 """

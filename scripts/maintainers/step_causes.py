@@ -47,10 +47,10 @@ Input errors are reported, not skipped: a step_speedup that disagrees with the t
 STEP_TOLERANCE (INCONSISTENT), a stage row whose program is not built, a profile that fails.
 
 Examples
-  scripts/step_causes.py docs/results/H200/ch07/reduce_ladder_2e28_float.csv --list
-  scripts/step_causes.py build/reduce_ladder_2e28_float.csv --build-dir build --md causes.md
-  scripts/step_causes.py LADDER.csv --n 2^24 --reports r/         # smaller, faster profiles
-  scripts/step_causes.py LADDER.csv --from-reports --reports r/   # re-derive without a GPU
+  scripts/maintainers/step_causes.py docs/results/H200/ch07/reduce_ladder_2e28_float.csv --list
+  scripts/maintainers/step_causes.py build/reduce_ladder_2e28_float.csv --build-dir build --md causes.md
+  scripts/maintainers/step_causes.py LADDER.csv --n 2^24 --reports r/         # smaller, faster profiles
+  scripts/maintainers/step_causes.py LADDER.csv --from-reports --reports r/   # re-derive without a GPU
 
 Exit codes: 0 every slow step has a verdict; 1 a step is UNEXPLAINED or INCONSISTENT, a program is
 missing or profiling failed; 2 bad command line or unreadable ladder; 77 skipped (no ncu or no GPU;
@@ -63,8 +63,8 @@ import re
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import compare_stages as cs  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/profiler.py
+import profiler  # noqa: E402  (the Python the profiler tools share)
 
 # ---- rules and limits (edit here) -----------------------------------------------------------
 THRESHOLD = 1.05          # a step below this speed-up is "slow" and gets a measured cause
@@ -216,7 +216,7 @@ def atomic_share(d, ns):
 
 
 def top(d):
-    stalls = cs.top_stalls(d.get("stalls") or {}, 1)
+    stalls = profiler.top_stalls(d.get("stalls") or {}, 1)
     return stalls[0][0] if stalls else None
 
 
@@ -239,11 +239,11 @@ def verdict(b, c, ns):
             return "barrier", "block barriers bound both (top stall: barrier)"
         if kb in SHARED_STALLS:
             return "shared", ("shared memory bounds both (top stall: %s; bank conflicts %s and %s)"
-                              % (kb, cs.fmt(b.get("conflicts"), "{:,.0f}"), cs.fmt(c.get("conflicts"), "{:,.0f}")))
+                              % (kb, profiler.fmt(b.get("conflicts"), "{:,.0f}"), profiler.fmt(c.get("conflicts"), "{:,.0f}")))
         if kb == "long_scoreboard":
             return "global loads", ("both wait on global loads (long scoreboard) below the memory roof "
                                     "(DRAM %s%% and %s%%): too few bytes in flight"
-                                    % (cs.fmt(db, "{:.1f}"), cs.fmt(dc, "{:.1f}")))
+                                    % (profiler.fmt(db, "{:.1f}"), profiler.fmt(dc, "{:.1f}")))
         return "same stall", "both stall most on %s" % kb
     return "UNEXPLAINED", "no common bound (top stalls %s and %s)" % (kb, kc)
 
@@ -262,8 +262,8 @@ def slowdown_cause(b, c):
                                    "earlier one's top stall: %s)" % (v, top(b)))
     if kc in SHARED_STALLS and rose:
         return "slower: shared", ("the later stage stalls most on shared memory (%s, %.2f warps per issue; bank "
-                                  "conflicts %s -> %s)" % (kc, v, cs.fmt(b.get("conflicts"), "{:,.0f}"),
-                                                           cs.fmt(c.get("conflicts"), "{:,.0f}")))
+                                  "conflicts %s -> %s)" % (kc, v, profiler.fmt(b.get("conflicts"), "{:,.0f}"),
+                                                           profiler.fmt(c.get("conflicts"), "{:,.0f}")))
     if ob and oc is not None and oc <= (1 - OCCUPANCY_FALL) * ob:
         return "slower: occupancy", ("the later stage keeps fewer warps resident (occupancy %.1f%% -> %.1f%%), too "
                                      "few to hide its top stall (%s, %.2f warps per issue)" % (ob, oc, kc, v))
@@ -288,17 +288,17 @@ def biggest_rise(b, c):
         factor = y / x if x > 0 else float("inf")
         if factor > 1.2 and (best is None or factor > best[0]):
             best = (factor, "%s %s (%s -> %s)" % (label, "x%.1f" % factor if factor != float("inf") else "new",
-                                                   cs.fmt(x, "{:,.2f}" if key.startswith("stall:") else "{:,.0f}"),
-                                                   cs.fmt(y, "{:,.2f}" if key.startswith("stall:") else "{:,.0f}")))
+                                                   profiler.fmt(x, "{:,.2f}" if key.startswith("stall:") else "{:,.0f}"),
+                                                   profiler.fmt(y, "{:,.2f}" if key.startswith("stall:") else "{:,.0f}")))
     return best[1] if best else None
 
 
 def pair(b, c, key, f):
-    return "%s / %s" % (cs.fmt(b.get(key), f), cs.fmt(c.get(key), f))
+    return "%s / %s" % (profiler.fmt(b.get(key), f), profiler.fmt(c.get(key), f))
 
 
 def stalls_text(d):
-    return ", ".join("%s %.2f" % s for s in cs.top_stalls(d.get("stalls") or {}, 3)) or "n/a"
+    return ", ".join("%s %.2f" % s for s in profiler.top_stalls(d.get("stalls") or {}, 3)) or "n/a"
 
 
 def report_name(row):
@@ -330,7 +330,7 @@ def main(argv=None):
         rows = read_ladder(a.ladder)
     except LadderError as e:
         print("step_causes.py: error: %s" % e, file=sys.stderr)
-        return cs.EXIT_USAGE
+        return profiler.EXIT_USAGE
     steps = steps_of(rows, a.threshold)
     slow = [s for s in steps if s[2] is not None and s[2] < a.threshold]
     print("%s: %d step(s) below %.2fx" % (a.ladder, len(slow), a.threshold))
@@ -341,13 +341,13 @@ def main(argv=None):
     if a.list:
         return 1 if bad else 0
 
-    ncu, skipped = cs.ncu_and_gpu(a.ncu, need_gpu=not a.from_reports and not a.assume_gpu)
+    ncu, skipped = profiler.ncu_and_gpu(a.ncu, need_gpu=not a.from_reports and not a.assume_gpu)
     if skipped:
         print(skipped)
-        return cs.EXIT_SKIP
+        return profiler.EXIT_SKIP
     reports = a.reports or tempfile.mkdtemp(prefix="step_causes_")
     os.makedirs(reports, exist_ok=True)
-    dirs = cs.build_dirs(a.build_dir)
+    dirs = profiler.build_dirs(a.build_dir)
     ns = atomic_ns(rows)
 
     cache, errors = {}, []
@@ -360,15 +360,15 @@ def main(argv=None):
         if key in cache:
             return cache[key]
         if a.from_reports:
-            d = cs.derived(cs.read_report(os.path.join(reports, report_name(row) + ".ncu-rep"), ncu=ncu))
+            d = profiler.derived(profiler.read_report(os.path.join(reports, report_name(row) + ".ncu-rep"), ncu=ncu))
         else:
-            path = cs.find_program(prog, dirs)
+            path = profiler.find_program(prog, dirs)
             if not path:
-                raise cs.ProfileError(cs.no_program_message(prog, dirs))
-            rep, _ = cs.profile(path, os.path.join(reports, report_name(row)), n=n, block=int(row["block"]),
+                raise profiler.ProfileError(profiler.no_program_message(prog, dirs))
+            rep, _ = profiler.profile(path, os.path.join(reports, report_name(row)), n=n, block=int(row["block"]),
                                 dtype=row["dtype"], extra_args=args, ncu=ncu, metrics=METRICS,
                                 log=lambda s: print(s, file=sys.stderr))
-            d = cs.derived(cs.read_report(rep, ncu=ncu))
+            d = profiler.derived(profiler.read_report(rep, ncu=ncu))
         cache[key] = d
         return d
 
@@ -377,13 +377,13 @@ def main(argv=None):
     table, failed = [], bool(bad)
     for before, after, step, problem in steps:
         name = "%s -> %s" % (before["stage"], after["stage"])
-        times = "%s / %s" % (cs.fmt(number(before["ms_median"]), "{:.4f}"), cs.fmt(number(after["ms_median"]), "{:.4f}"))
+        times = "%s / %s" % (profiler.fmt(number(before["ms_median"]), "{:.4f}"), profiler.fmt(number(after["ms_median"]), "{:.4f}"))
         if problem:
             table.append([name, times, "%.3fx" % step if step else "n/a"] + ["-"] * 7 + [problem])
             continue
         try:
             b, c = measure(before), measure(after)
-        except cs.ProfileError as e:
+        except profiler.ProfileError as e:
             errors.append("%s: %s" % (name, e))
             table.append([name, times, "%.3fx" % step] + ["-"] * 7 + ["ERROR: profiling failed"])
             failed = True
@@ -408,7 +408,7 @@ def main(argv=None):
                       pair(b, c, "conflicts", "{:,.0f}"), pair(b, c, "l2_hit_pct", "{:.1f}"),
                       pair(b, c, "inst", "{:,.0f}"), text])
     print()
-    print(cs.text_table(header, table))
+    print(profiler.text_table(header, table))
     for e in errors:
         print("ERROR " + e)
     if a.md:
@@ -417,13 +417,13 @@ def main(argv=None):
             f.write("## What bounds the steps below %.2fx: %s\n\n" % (a.threshold, os.path.basename(a.ladder)))
             f.write("Both stages of every step of the ladder `%s` that gains less than %.2fx, profiled with "
                     "`ncu --profile-from-start off --clock-control none --launch-count 1` (the first launch "
-                    "inside each program's `--profile` range) at n = %s. Made by `scripts/step_causes.py`. "
+                    "inside each program's `--profile` range) at n = %s. Made by `scripts/maintainers/step_causes.py`. "
                     "Each cell is before / after; stalls are warps stalled per issued instruction; bank "
                     "conflicts are l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld + _st (extra "
                     "wavefronts); the verdict is the first rule of the script's --help that holds (for both "
                     "stages, or for a slow-down's later stage; one-address atomics at %.2f ns each).\n\n"
                     % (os.path.basename(a.ladder), a.threshold, a.n or "the ladder's n", ns))
-            f.write(cs.markdown_table(header, table))
+            f.write(profiler.markdown_table(header, table))
         print("\nMarkdown: " + a.md)
     print("\nreports: " + reports)
     if failed:

@@ -30,7 +30,7 @@ partials, named reduce_kernel_N@partials; the claims stop at stage 9):
   8 -> 9a  16-byte loads: global load instructions fall by >= VECTOR_LOADS_MIN_DROP (4x fewer for
            floats: one LDG.E.128 per four) and DRAM throughput rises
   9a -> 9b the same global load instructions (within SAME_LOADS_TOLERANCE), four in flight per
-           thread (the 2^28 ladder shows 1.01x: what bounds both is scripts/step_causes.py's question)
+           thread (the 2^28 ladder shows 1.01x: what bounds both is scripts/maintainers/step_causes.py's question)
   9b -> 9  barriers per block fall to one, from stage 9b's four (the one-barrier block sum)
   8 -> 9   DRAM throughput rises again (stage 9's three changes together)
 
@@ -136,8 +136,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import compare_stages as cs  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/profiler.py
+import profiler  # noqa: E402  (the Python the profiler tools share)
 
 # ---- thresholds (edit here) -----------------------------------------------------------------
 SHARED_LD_MIN_DROP = 0.40        # ch07 1 -> 2: shared loads fall by at least 40% (the article: "over 40%")
@@ -461,14 +461,14 @@ def judge(kind, threshold, b, c):
             return "NOT OBSERVABLE", "%.0f -> %.0f (zero on both sides)" % (b, c)
         drop = (b - c) / b if b else float("-inf")
         text = "%s -> %s (%s; needs a fall of >= %.0f%%)" % (
-            cs.fmt(b, "{:,.0f}"), cs.fmt(c, "{:,.0f}"), cs.fmt_change(cs.change_pct(b, c)), 100 * threshold)
+            profiler.fmt(b, "{:,.0f}"), profiler.fmt(c, "{:,.0f}"), profiler.fmt_change(profiler.change_pct(b, c)), 100 * threshold)
         return ("PASS" if drop >= threshold else "FAIL"), text
     if kind == "drop_abs":
         text = "%.2f -> %.2f (%+.2f; needs <= -%g)" % (b, c, c - b, threshold)
         return ("PASS" if b - c >= threshold - 1e-9 else "FAIL"), text
     if kind == "rise_factor":
         factor = c / b if b else float("inf")
-        text = "%s -> %s (x%.1f; needs >= x%g)" % (cs.fmt(b, "{:,.0f}"), cs.fmt(c, "{:,.0f}"), factor, threshold)
+        text = "%s -> %s (x%.1f; needs >= x%g)" % (profiler.fmt(b, "{:,.0f}"), profiler.fmt(c, "{:,.0f}"), factor, threshold)
         return ("PASS" if factor >= threshold else "FAIL"), text
     if kind == "at_most":
         text = "%.2f -> %.2f (needs <= %g)" % (b, c, threshold)
@@ -477,13 +477,13 @@ def judge(kind, threshold, b, c):
         text = "%.1f (needs >= %g)" % (c, threshold)
         return ("PASS" if c >= threshold else "FAIL"), text
     if kind == "no_rise":  # "falls or stays": rises by at most `threshold` (relative)
-        text = "%s -> %s (%s; needs at most +%g%%)" % (cs.fmt(b, "{:,.1f}"), cs.fmt(c, "{:,.1f}"),
-                                                      cs.fmt_change(cs.change_pct(b, c)), 100 * threshold)
+        text = "%s -> %s (%s; needs at most +%g%%)" % (profiler.fmt(b, "{:,.1f}"), profiler.fmt(c, "{:,.1f}"),
+                                                      profiler.fmt_change(profiler.change_pct(b, c)), 100 * threshold)
         return ("PASS" if c <= b * (1 + threshold) else "FAIL"), text
     if kind == "same":
         rel = abs(c - b) / abs(b) if b else (0.0 if c == 0 else float("inf"))
-        text = "%s -> %s (%s; needs within %g%%)" % (cs.fmt(b, "{:,.0f}"), cs.fmt(c, "{:,.0f}"),
-                                                    cs.fmt_change(cs.change_pct(b, c)), 100 * threshold)
+        text = "%s -> %s (%s; needs within %g%%)" % (profiler.fmt(b, "{:,.0f}"), profiler.fmt(c, "{:,.0f}"),
+                                                    profiler.fmt_change(profiler.change_pct(b, c)), 100 * threshold)
         return ("PASS" if rel <= threshold else "FAIL"), text
     if kind == "rise_abs":
         text = "%.1f -> %.1f (%+.1f points; needs >= +%g)" % (b, c, c - b, threshold)
@@ -498,12 +498,12 @@ def stage_row(name, d):
     cells = [name]
     for header, key, f in TABLE:
         if key:
-            cells.append(cs.fmt(d.get(key), f))
+            cells.append(profiler.fmt(d.get(key), f))
         elif header.startswith("threads"):
-            cells.append("%s (%s)" % (cs.fmt(d.get("threads_per_inst"), "{:.1f}"),
-                                      cs.fmt(d.get("pred_on_per_inst"), "{:.1f}")))
+            cells.append("%s (%s)" % (profiler.fmt(d.get("threads_per_inst"), "{:.1f}"),
+                                      profiler.fmt(d.get("pred_on_per_inst"), "{:.1f}")))
         else:
-            top = cs.top_stalls(d.get("stalls", {}), 1)
+            top = profiler.top_stalls(d.get("stalls", {}), 1)
             cells.append("%s %.2f" % top[0] if top else "n/a")
     return cells
 
@@ -570,10 +570,10 @@ def main(argv=None):
     bin_dir = a.bin_dir or chapter["bin_dir"]
     a.type = a.type or chapter.get("type", "float")
 
-    ncu, skipped = cs.ncu_and_gpu(a.ncu, need_gpu=not a.from_reports and not a.assume_gpu)
+    ncu, skipped = profiler.ncu_and_gpu(a.ncu, need_gpu=not a.from_reports and not a.assume_gpu)
     if skipped:
         print(skipped)
-        return cs.EXIT_SKIP
+        return profiler.EXIT_SKIP
     if a.from_reports and not a.reports:
         ap.error("--from-reports needs --reports DIR")
     reports = a.reports or tempfile.mkdtemp(prefix="%s_profile_" % a.chapter)
@@ -591,15 +591,15 @@ def main(argv=None):
         try:
             if a.from_reports:
                 rep = os.path.join(reports, st.replace("@", "_") + ".ncu-rep")
-                results[st] = cs.derived(cs.read_report(rep, ncu=ncu))
+                results[st] = profiler.derived(profiler.read_report(rep, ncu=ncu))
             else:
                 prog = os.path.join(bin_dir, program_of(st))
                 if not os.access(prog, os.X_OK):
-                    raise cs.ProfileError("stage program not found: %s (build first, or pass --bin-dir)" % prog)
-                results[st], rep = cs.measure(prog, reports, st.replace("@", "_"), n=a.n, block=a.block, dtype=a.type,
+                    raise profiler.ProfileError("stage program not found: %s (build first, or pass --bin-dir)" % prog)
+                results[st], rep = profiler.measure(prog, reports, st.replace("@", "_"), n=a.n, block=a.block, dtype=a.type,
                                               ncu=ncu, extra_args=stage_args.get(st, []))
             print("profiled %-16s -> %s" % (st, rep))
-        except cs.ProfileError as e:
+        except profiler.ProfileError as e:
             errors.append("%s: %s" % (st, e))
             print("ERROR %s: %s" % (st, e))
 
@@ -608,7 +608,7 @@ def main(argv=None):
     header = ["stage"] + [h for h, _, _ in TABLE]
     rows = [stage_row(st, results[st]) for st in stages if st in results]
     print("\n%s: counters at n = %s %s, block %d (one launch each):\n" % (chapter["title"], a.n, a.type, a.block))
-    print(cs.text_table(header, rows))
+    print(profiler.text_table(header, rows))
 
     verdicts, failed = [], False
     for base, cand, key, kind, thr, required, text in claims:
@@ -626,7 +626,7 @@ def main(argv=None):
         step = "%s -> %s" % (stage_number(base), stage_number(cand))
         verdicts.append([step, text, key, measured, verdict])
     print("\nClaims:\n")
-    print(cs.text_table(["step", "claim", "counter", "measured", "verdict"], verdicts, left=5))
+    print(profiler.text_table(["step", "claim", "counter", "measured", "verdict"], verdicts, left=5))
     for v in verdicts:
         if v[4].startswith("NOT OBSERVABLE"):
             print("\nnote: %s: the counter is zero on both sides; the compiler predicated the branch, so\n"
@@ -641,12 +641,12 @@ def main(argv=None):
             f.write("## %s: profiler counters, stage by stage\n\n" % chapter["title"])
             f.write("The first launch inside each stage's `--profile` range: `ncu --profile-from-start off "
                     "--clock-control none --launch-count 1 --metrics ...`, n = %s %s, block %d. "
-                    "Made by `scripts/check_profile_claims.py --chapter %s`.\n\n" % (a.n, a.type, a.block, a.chapter))
-            f.write(cs.markdown_table(header, rows))
+                    "Made by `scripts/maintainers/check_profile_claims.py --chapter %s`.\n\n" % (a.n, a.type, a.block, a.chapter))
+            f.write(profiler.markdown_table(header, rows))
             f.write("\nthreads/inst: active threads per warp instruction (predicated-on threads in "
                     "parentheses); barriers/block: BAR warp instructions / (blocks x warps per block); "
                     "stalls in warps per issued instruction.\n\n### Claims\n\n")
-            f.write(cs.markdown_table(["step", "claim", "counter", "measured", "verdict"], verdicts, left=5))
+            f.write(profiler.markdown_table(["step", "claim", "counter", "measured", "verdict"], verdicts, left=5))
         print("\nMarkdown: " + a.md)
     print("\nreports: " + reports)
     if errors or failed:

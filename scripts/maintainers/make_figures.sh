@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Redraws every figure the chapter pages show (docs/figures/*.png) from the committed results
-# (docs/results/<gpu>/**/*.csv), in one command. `scripts/make_figures.sh --help` says more.
+# (docs/results/<gpu>/**/*.csv), in one command. `scripts/maintainers/make_figures.sh --help` says more.
 set -euo pipefail
 
 usage() {
   cat <<'EOF'
-Usage: scripts/make_figures.sh [--results DIR] [--out DIR] [--list]
+Usage: scripts/maintainers/make_figures.sh [--results DIR] [--out DIR] [--list]
 
 Redraws the figures of the chapter pages from the committed ladder CSVs:
   ch07_2e28_bandwidth.png, ch07_2e28_roofline.png   chapter 7's ladder at 2^28 floats
@@ -21,7 +21,7 @@ Redraws the figures of the chapter pages from the committed ladder CSVs:
                                                     stages 9, 11, 12 and CUB; scan stages 7-9 and
                                                     CUB (the small-input ladders, from --small-results)
   reduction_tree_banks.png, blelloch_sweeps.png,    the concept figures, drawn from the code's
-  lookback_flags.png, scan_stage8_roles.png         parameters by scripts/plot_concepts.py (no CSV)
+  lookback_flags.png, scan_stage8_roles.png         parameters by scripts/maintainers/plot_concepts.py (no CSV)
 Each CSV is found by its name anywhere under the results folder (subfolders included), so the
 files may move between folders; a name found twice is an error.
 
@@ -40,7 +40,7 @@ EOF
 }
 die() { echo "make_figures.sh: error: $*" >&2; echo "Run with --help for usage." >&2; exit 2; }
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 results=docs/results/H200; small_results=docs/results/H100; out=docs/figures; list=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -88,24 +88,24 @@ if [ "$list" = 1 ]; then
   echo "ch08_histogram_contention.png       <- $contention"
   echo "ch07_small_inputs.png               <- $small_reduce"
   echo "ch08_scan_small_inputs.png          <- $small_scan"
-  echo "reduction_tree_banks.png blelloch_sweeps.png lookback_flags.png scan_stage8_roles.png <- scripts/plot_concepts.py (the code's parameters)"
+  echo "reduction_tree_banks.png blelloch_sweeps.png lookback_flags.png scan_stage8_roles.png <- scripts/maintainers/plot_concepts.py (the code's parameters)"
   exit 0
 fi
 
 mkdir -p "$out"
 rc=0
-python3 scripts/plot_ladder.py "$ch07" --out-dir "$out" --prefix ch07_2e28 || rc=$?
-[ $rc -eq 0 ] && { python3 scripts/plot_ladder.py "${ch08[@]}" --out-dir "$out" --prefix ch08_2e28 || rc=$?; }
-[ $rc -eq 0 ] && { python3 scripts/plot_size_sweep.py "flushed=$sweep_flushed" "warm=$sweep_warm" \
+python3 scripts/maintainers/plot_ladder.py "$ch07" --out-dir "$out" --prefix ch07_2e28 || rc=$?
+[ $rc -eq 0 ] && { python3 scripts/maintainers/plot_ladder.py "${ch08[@]}" --out-dir "$out" --prefix ch08_2e28 || rc=$?; }
+[ $rc -eq 0 ] && { python3 scripts/maintainers/plot_size_sweep.py "flushed=$sweep_flushed" "warm=$sweep_warm" \
                      --stage reduce_kernel_11 --out "$out/ch07_size_sweep.png" || rc=$?; }
-[ $rc -eq 0 ] && { python3 scripts/plot_ladder.py "$scan" --out-dir "$out" --prefix ch08_scan_2e30 || rc=$?; }
-[ $rc -eq 0 ] && { python3 scripts/plot_ladder.py "$hist" --out-dir "$out" --prefix ch08_histogram_2e30 || rc=$?; }
-[ $rc -eq 0 ] && { python3 scripts/plot_contention.py "$contention" --out "$out/ch08_histogram_contention.png" || rc=$?; }
-[ $rc -eq 0 ] && { python3 scripts/plot_small_inputs.py "$small_reduce" --out "$out/ch07_small_inputs.png" \
+[ $rc -eq 0 ] && { python3 scripts/maintainers/plot_ladder.py "$scan" --out-dir "$out" --prefix ch08_scan_2e30 || rc=$?; }
+[ $rc -eq 0 ] && { python3 scripts/maintainers/plot_ladder.py "$hist" --out-dir "$out" --prefix ch08_histogram_2e30 || rc=$?; }
+[ $rc -eq 0 ] && { python3 scripts/maintainers/plot_contention.py "$contention" --out "$out/ch08_histogram_contention.png" || rc=$?; }
+[ $rc -eq 0 ] && { python3 scripts/maintainers/plot_small_inputs.py "$small_reduce" --out "$out/ch07_small_inputs.png" \
                      --stages reduce_kernel_9,reduce_kernel_11,reduce_kernel_12,reduce_kernel_13 || rc=$?; }
-[ $rc -eq 0 ] && { python3 scripts/plot_small_inputs.py "$small_scan" --out "$out/ch08_scan_small_inputs.png" \
+[ $rc -eq 0 ] && { python3 scripts/maintainers/plot_small_inputs.py "$small_scan" --out "$out/ch08_scan_small_inputs.png" \
                      --stages scan_stage_7,scan_stage_8,scan_stage_9 || rc=$?; }
-[ $rc -eq 0 ] && { python3 scripts/plot_concepts.py --out-dir "$out" || rc=$?; }
+[ $rc -eq 0 ] && { python3 scripts/maintainers/plot_concepts.py --out-dir "$out" || rc=$?; }
 if [ $rc -ne 0 ]; then
   [ $rc -eq 77 ] && exit 77
   echo "make_figures.sh: a plot failed (exit $rc)" >&2; exit 1

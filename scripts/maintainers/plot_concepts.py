@@ -12,7 +12,7 @@ The block size, the ring's depth and vectors per thread and the role threads are
 ch08_reduction_scan_histogram/scan/scan_stage_8_bulk_copy_pipeline.cuh (kStage8Shape, its row for floats,
 kPipelineShapeBlock, kPipelineRoleThreads); the bank count (32) and warp size (32) are the hardware's.
 
-  scripts/plot_concepts.py [--out-dir docs/figures] [--root .]
+  scripts/maintainers/plot_concepts.py [--out-dir docs/figures] [--root .]
 Exit codes: 0 drawn; 2 a parameter could not be read; 77 matplotlib is not installed.
 """
 import argparse
@@ -276,7 +276,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out-dir", default="docs/figures")
-    ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     a = ap.parse_args()
     p = stage8_params(a.root)
     plt, _ = require_plotting("plot_concepts.py")

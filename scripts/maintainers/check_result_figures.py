@@ -8,7 +8,7 @@ linked folder counts as every file in it, recursively). Whole numbers, dates and
 not checked. It also checks that each GPU folder's README.md under docs/results/ links every file of
 that folder (the index lists every file).
 
-  scripts/check_result_figures.py [--root DIR]
+  scripts/maintainers/check_result_figures.py [--root DIR]
 Exit codes: 0 every figure found; 1 a figure or an index entry is missing (each is printed).
 """
 import argparse
@@ -99,7 +99,7 @@ def check_indexes(results_dir):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     a = ap.parse_args(argv)
     root = os.path.abspath(a.root)
     results_dir = os.path.join(root, "docs", "results")

@@ -4,7 +4,7 @@
 CUB, and the ceilings (copy, streaming read), each labelled with the launches one run enqueues.
 Where the lines stay flat, launches decide; where they start to climb with n, bytes do.
 
-  scripts/plot_small_inputs.py docs/results/H100/small/reduce_ladder_small_float.csv \\
+  scripts/maintainers/plot_small_inputs.py docs/results/H100/small/reduce_ladder_small_float.csv \\
       --stages reduce_kernel_9,reduce_kernel_11,reduce_kernel_12 --out small_inputs.png
 
 Columns are read by name (stage, n, us_median, launches; others are ignored). Needs matplotlib and

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """CPU tests of the scripts in scripts/: every one answers --help and rejects an unknown argument;
-and, with fake ncu / compute-sanitizer programs (scripts/tests/fake_*.py) standing in for the real
+and, with fake ncu / compute-sanitizer programs (scripts/maintainers/tests/fake_*.py) standing in for the real
 tools, the profiling and sanitizer scripts: the CSV parsing, the metric fallback, the claim verdicts,
 the sanitizer expectations, stage names looked up in the build tree. Standard library only."""
 import contextlib
@@ -15,22 +15,26 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 import check_profile_claims  # noqa: E402
 import compare_stages as cs  # noqa: E402
+import profiler  # noqa: E402
 import run_doc_commands as rdc  # noqa: E402
 import run_sanitizers  # noqa: E402
 
 FAKE_NCU = os.path.join(HERE, "fake_ncu.py")
 FAKE_SAN = os.path.join(HERE, "fake_sanitizer.py")
-SCRIPTS = os.path.dirname(HERE)
+MAINTAINERS = os.path.dirname(HERE)         # scripts/maintainers: what maintainers and CI run
+SCRIPTS = os.path.dirname(MAINTAINERS)      # scripts: what a reader runs
 ROOT = os.path.dirname(SCRIPTS)
 
 
 def scripts():
-    """Every script a reader runs: scripts/*.sh and the scripts/*.py that have a #! line (plotting.py
-    is a module the plot scripts import)."""
+    """Every script, the reader's (scripts/) and the maintainers' (scripts/maintainers/): the *.sh and
+    the *.py that have a #! line (profiler.py and plotting.py are modules the others import)."""
     out = []
-    for p in sorted(glob.glob(os.path.join(SCRIPTS, "*.sh")) + glob.glob(os.path.join(SCRIPTS, "*.py"))):
+    for p in sorted(glob.glob(os.path.join(SCRIPTS, "*.sh")) + glob.glob(os.path.join(SCRIPTS, "*.py"))
+                    + glob.glob(os.path.join(MAINTAINERS, "*.sh")) + glob.glob(os.path.join(MAINTAINERS, "*.py"))):
         with open(p) as f:
             if f.readline().startswith("#!"):
                 out.append(p)
@@ -54,27 +58,27 @@ def run(main, argv):
 
 class Parsing(unittest.TestCase):
     def test_numbers(self):
-        self.assertEqual(cs.parse_number("1,234,567"), 1234567.0)
-        self.assertEqual(cs.parse_number('"12.5"'), 12.5)
-        self.assertEqual(cs.parse_number("3.2e+05"), 320000.0)
-        self.assertIsNone(cs.parse_number("n/a"))
-        self.assertIsNone(cs.parse_number(""))
+        self.assertEqual(profiler.parse_number("1,234,567"), 1234567.0)
+        self.assertEqual(profiler.parse_number('"12.5"'), 12.5)
+        self.assertEqual(profiler.parse_number("3.2e+05"), 320000.0)
+        self.assertIsNone(profiler.parse_number("n/a"))
+        self.assertIsNone(profiler.parse_number(""))
 
     def test_instances(self):
-        total, parts = cs.parse_instances("4,194,304 (BAR: 2,097,152; BAR.SYNC: 1,048,576; LDS: 1,048,576)")
+        total, parts = profiler.parse_instances("4,194,304 (BAR: 2,097,152; BAR.SYNC: 1,048,576; LDS: 1,048,576)")
         self.assertEqual(total, 4194304.0)
-        self.assertEqual(cs.opcode_count((total, parts), "BAR"), 3145728.0)
+        self.assertEqual(profiler.opcode_count((total, parts), "BAR"), 3145728.0)
 
     def test_raw_csv(self):
         text = ('==PROF== Connected\nprogram output\n"ID","Kernel Name","smsp__inst_executed.sum"\n'
                 '"","","inst"\n"0","k","1,000"\n"1","k","2,000"\n')
-        rows = cs.parse_raw_csv(text)
+        rows = profiler.parse_raw_csv(text)
         self.assertEqual(len(rows), 2)
-        agg = cs.aggregate([cs.metrics_of_kernel(r) for r in rows])
+        agg = profiler.aggregate([profiler.metrics_of_kernel(r) for r in rows])
         self.assertEqual(agg["smsp__inst_executed.sum"], 3000.0)
 
     def test_unknown_metric_message(self):
-        bad = cs._unknown_metrics("==ERROR== Failed to find metric regex:^foo_bar\\.(sum|avg)$",
+        bad = profiler._unknown_metrics("==ERROR== Failed to find metric regex:^foo_bar\\.(sum|avg)$",
                                   ["foo_bar.sum", "smsp__inst_executed.sum"])
         self.assertEqual(bad, {"foo_bar.sum"})
 
@@ -96,6 +100,13 @@ class CommandLines(unittest.TestCase):
                          "run_sanitizers.py", "plot_ladder.py", "plot_size_sweep.py", "ninja_times.py",
                          "step_causes.py", "plot_small_inputs.py"):
             self.assertIn(expected, names)
+
+    def test_every_script_can_be_run(self):
+        # The pages print them as commands (scripts/maintainers/step_causes.py LADDER.csv): each
+        # needs its run bit.
+        for path in scripts():
+            with self.subTest(script=os.path.relpath(path, ROOT)):
+                self.assertTrue(os.stat(path).st_mode & stat.S_IXUSR, "chmod +x " + os.path.relpath(path, ROOT))
 
     def test_help(self):
         for path in scripts():
@@ -119,15 +130,15 @@ class CommandLines(unittest.TestCase):
                 self.assertEqual(os.listdir(self.tmp), [], "a refused command must not create anything")
 
     def test_gpu_machine_check_rejects_unknown_steps(self):
-        rc, out, err = run_script(os.path.join(SCRIPTS, "gpu_machine_check.sh"), ["build", "ladder"],
+        rc, out, err = run_script(os.path.join(MAINTAINERS, "gpu_machine_check.sh"), ["build", "ladder"],
                                   self.tmp, self.env)
         self.assertEqual(rc, 2, out + err)
         self.assertIn("'ladder'", err)
         self.assertFalse(os.path.exists(self.out))
 
     def test_help_states_the_real_defaults(self):
-        rc, out, _ = run_script(os.path.join(SCRIPTS, "gpu_machine_check.sh"), ["--help"], self.tmp, self.env)
-        with open(os.path.join(SCRIPTS, "gpu_machine_check.sh")) as f:
+        rc, out, _ = run_script(os.path.join(MAINTAINERS, "gpu_machine_check.sh"), ["--help"], self.tmp, self.env)
+        with open(os.path.join(MAINTAINERS, "gpu_machine_check.sh")) as f:
             text = f.read()
         default = text.split('LADDER_SIZES=${LADDER_SIZES:-"', 1)[1].split('"', 1)[0]
         self.assertIn('LADDER_SIZES        exponents of chapter 7\'s float ladders ["%s"]' % default, out)
@@ -136,7 +147,7 @@ class CommandLines(unittest.TestCase):
         # --help must work on a Python that has neither matplotlib nor pandas: they are imported
         # only to draw. (-S: no site-packages, where they would live.)
         for name in ("plot_ladder.py", "plot_size_sweep.py", "plot_small_inputs.py"):
-            r = subprocess.run([sys.executable, "-S", os.path.join(SCRIPTS, name), "--help"],
+            r = subprocess.run([sys.executable, "-S", os.path.join(MAINTAINERS, name), "--help"],
                                capture_output=True, text=True, timeout=60)
             self.assertEqual(r.returncode, 0, r.stderr)
 
@@ -363,7 +374,7 @@ class DocCommands(unittest.TestCase):
         outs, args = rdc.outputs_and_inputs("build/x/histogram_contention --n 2^28 --csv contention.csv")
         self.assertEqual(outs, ["contention.csv"])
         self.assertNotIn("contention.csv", args)
-        outs, args = rdc.outputs_and_inputs("scripts/plot_contention.py contention.csv --out contention.png")
+        outs, args = rdc.outputs_and_inputs("scripts/maintainers/plot_contention.py contention.csv --out contention.png")
         self.assertEqual(outs, ["contention.png"])
         self.assertIn("contention.csv", args)
 

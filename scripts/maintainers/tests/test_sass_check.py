@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Tests of scripts/sass_check.py, the SASS claims checker (CTest: cpu.sass_checker, labels cpu;sass).
+"""Tests of scripts/maintainers/sass_check.py, the SASS claims checker (CTest: cpu.sass_checker, labels cpu;sass).
 
 1. Its parsing, on fixed text: cuobjdump's and nvdisasm's listings, ptxas -v output, the key rules
    (BAR.SYNC counts BAR.SYNC.DEFER_BLOCKING, LDS does not count LDSM, @REDG counts predicated ones).
-2. A deliberately wrong claim (scripts/tests/sass_wrong_claim.json: stage 4 with 8 barriers instead
+2. A deliberately wrong claim (scripts/maintainers/tests/sass_wrong_claim.json: stage 4 with 8 barriers instead
    of 9) must be reported FAILED, with exit code 1: a check that cannot fail checks nothing.
 
 Part 2 needs nvcc and a disassembler; without a disassembler the test exits 77 (skipped) after part 1.
@@ -16,6 +16,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+import profiler  # noqa: E402
 import sass_check  # noqa: E402
 
 CUOBJDUMP = """
@@ -50,13 +52,13 @@ def check(cond, what):
 
 def parsing_tests():
     ok = True
-    funcs = sass_check.parse_sass(CUOBJDUMP + NVDISASM)
+    funcs = profiler.parse_sass(CUOBJDUMP + NVDISASM)
     ok &= check(sorted(funcs) == ["_Z1gPf", "_Z1kPf"], "both listings' functions found: %s" % sorted(funcs))
-    res = sass_check.parse_ptxas(PTXAS)
+    res = profiler.parse_ptxas(PTXAS)
     ok &= check(res == {"_Z1kPf": {"stack_bytes": 8, "spill_bytes": 8, "registers": 40}},
                 "ptxas -v: registers, stack and spills: %s" % res)
-    k = sass_check.Kernel("k", "_Z1kPf", funcs["_Z1kPf"], res["_Z1kPf"])
-    g = sass_check.Kernel("g", "_Z1gPf", funcs["_Z1gPf"], {})
+    k = profiler.Kernel("k", "_Z1kPf", funcs["_Z1kPf"], res["_Z1kPf"])
+    g = profiler.Kernel("g", "_Z1gPf", funcs["_Z1gPf"], {})
     expected = {"instructions": 7, "BAR.SYNC": 1, "BAR": 1, "LDS": 1, "LDSM": 1, "REDG": 1, "@REDG": 1,
                 "@LDS": 1, "BRA": 1, "registers": 40, "spill_bytes": 8}
     for key, want in expected.items():
@@ -70,12 +72,12 @@ def parsing_tests():
 
 def wrong_claim_test():
     """0 when the checker rejects the wrong claim, 1 when it does not, 77 without a disassembler."""
-    nvcc = sass_check.find_nvcc()
-    tool = sass_check.find_disassembler(nvcc=nvcc)
+    nvcc = profiler.find_nvcc()
+    tool = profiler.find_disassembler(nvcc=nvcc)
     if not nvcc or not tool:
         print("SKIPPED: the wrong-claim run needs nvcc and nvdisasm or cuobjdump (nvcc: %s, tool: %s)"
               % (nvcc, tool))
-        return sass_check.EXIT_SKIP
+        return profiler.EXIT_SKIP
     with tempfile.TemporaryDirectory() as work:
         cmd = [sys.executable, os.path.join(os.path.dirname(HERE), "sass_check.py"),
                os.path.join(HERE, "sass_wrong_claim.json"), "--work-dir", work, "--nvcc", nvcc]

@@ -2,12 +2,12 @@
 """Plots one or more ladder CSV files (the ladders' --csv output): a bar chart of GB/s per stage
 with the CUB and copy lines, and a roofline with every stage (of the first CSV) as a point.
 
-  scripts/plot_ladder.py docs/results/H200/ch07/reduce_ladder_2e28_float.csv \\
+  scripts/maintainers/plot_ladder.py docs/results/H200/ch07/reduce_ladder_2e28_float.csv \\
       --out-dir docs/figures --prefix ch07_2e28
 
 Writes <out-dir>/<prefix>_bandwidth.png and <out-dir>/<prefix>_roofline.png (prefix: --prefix, or
 the first CSV's name); several CSVs (other sizes, types or operators) become several series.
-scripts/make_figures.sh redraws every figure of the chapter pages from docs/results/ this way.
+scripts/maintainers/make_figures.sh redraws every figure of the chapter pages from docs/results/ this way.
 
 Columns are read by name; other columns are ignored. Needed: stage, gb_per_s. Used when present:
 n, dtype, op (the series' name), label (the stage's idea, under its number), pct_peak_bw (the peak

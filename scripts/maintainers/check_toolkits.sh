@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the repository with the oldest CUDA toolkit readers may have (12.4) and with the current one
 # (nvcc on PATH), for the oldest GPUs readers have (sm_75, sm_86), on a machine without a GPU, and
-# writes a log of what built. `scripts/check_toolkits.sh --help` says more.
+# writes a log of what built. `scripts/maintainers/check_toolkits.sh --help` says more.
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 ROOT=$(pwd)
 
 usage() {
   cat <<'EOF'
-Usage: scripts/check_toolkits.sh [--setup-only]
+Usage: scripts/maintainers/check_toolkits.sh [--setup-only]
 
 For each toolkit (CUDA 12.4, unpacked here; the current one, nvcc on PATH) and each architecture
 (sm_75, sm_86), configures a fresh build folder (Release, Ninja, -DCMAKE_CUDA_ARCHITECTURES=<arch>)
@@ -111,7 +111,7 @@ EOC
   rm -f "$bin/nvcc.profile"
   cat > "$bin/nvcc.profile" <<'EOP'
 # Relocatable nvcc.profile for Debian's nvidia-cuda-toolkit 12.4 unpacked with dpkg -x
-# (scripts/check_toolkits.sh). _HERE_ = <root>/usr/lib/nvidia-cuda-toolkit/bin
+# (scripts/maintainers/check_toolkits.sh). _HERE_ = <root>/usr/lib/nvidia-cuda-toolkit/bin
 TOP = $(_HERE_)/../../..
 # Must end in nvvm/libdevice: CMake derives CMAKE_CUDA_COMPILER_LIBRARY_ROOT from it
 # (usr/lib/cuda/nvvm/libdevice is Debian's link to ../../nvidia-cuda-toolkit/libdevice).
@@ -164,7 +164,7 @@ cccl_text() { local v; v=$(macro_of "$1" cuda/ptx CCCL_VERSION 75); [ -n "$v" ] 
 
 mkdir -p "$(dirname "$LOG")" "$BUILD_ROOT"
 {
-  echo "# scripts/check_toolkits.sh: every program built for the readers' oldest GPUs with the oldest and the current toolkit"
+  echo "# scripts/maintainers/check_toolkits.sh: every program built for the readers' oldest GPUs with the oldest and the current toolkit"
   echo "date:     $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
   echo "machine:  $(hostname), $(uname -srm), $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), no GPU used"
   # shellcheck disable=SC1091

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Runs the repository's GPU work on a machine with an NVIDIA GPU, in one go, and leaves every log
-# under $OUT (default: ./gpu-results). `scripts/gpu_machine_check.sh --help` lists the steps and the
+# under $OUT (default: ./gpu-results). `scripts/maintainers/gpu_machine_check.sh --help` lists the steps and the
 # environment variables.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ALL_STEPS=(build test sanitize profile long ladders ch08 scan histogram sweep)
 
 usage() {
   cat <<'EOF'
-Usage: scripts/gpu_machine_check.sh [STEP...]
+Usage: scripts/maintainers/gpu_machine_check.sh [STEP...]
 
 Runs the repository's GPU work on a machine with an NVIDIA GPU and leaves every log under $OUT,
 with a summary in $OUT/summary.txt. Steps (default: all of them, in this order):
@@ -42,10 +42,10 @@ Steps run only when named:
   multigpu   ctest -L multigpu, then the multi-GPU tables (strong scaling of multi_gpu_reduce at
              2^28, 2^30 and 2^31 + 5 floats, multi_gpu_allreduce at 2^16 .. 2^28) into
              $OUT/multi_gpu (needs NCCL; more than one GPU for more than G = 1)
-  causes     scripts/step_causes.py over each ladder CSV in $CAUSES_LADDERS [$OUT/reduce_ladder_2e28_float.csv,
+  causes     scripts/maintainers/step_causes.py over each ladder CSV in $CAUSES_LADDERS [$OUT/reduce_ladder_2e28_float.csv,
              made by the ladders step]: both stages of every step below 1.05x under ncu, with a
              verdict: $OUT/step_causes_<ladder>.md / .log, the reports in $OUT/step_causes_<ladder>/
-  commands   scripts/run_doc_commands.py --skip tutorial.sh, the cmake commands first, then the
+  commands   scripts/maintainers/run_doc_commands.py --skip tutorial.sh, the cmake commands first, then the
              others: every command the README and the chapter pages show, as printed, from the
              repository's root ($OUT/doc_commands.log, each command's whole output in
              $OUT/doc_commands/); the pages say build/, so a link build -> $BUILD is made when
@@ -68,7 +68,7 @@ Environment (default in brackets):
   CAUSES_ARGS         extra step_causes.py flags, e.g. "--n 2^26" [none]
 
 Exit code: 0 every step passed, 1 a step failed, 2 bad command line.
-Example: OUT=/tmp/run1 scripts/gpu_machine_check.sh build ladders ch08
+Example: OUT=/tmp/run1 scripts/maintainers/gpu_machine_check.sh build ladders ch08
 EOF
 }
 
@@ -256,7 +256,7 @@ if want causes; then
       note "step causes $tag: no ladder at $csv (run the ladders step first, or set CAUSES_LADDERS)"; status=1; continue
     fi
     read -ra causes_args <<<"${CAUSES_ARGS:-}"
-    python3 scripts/step_causes.py "$csv" --build-dir "$BUILD" --reports "$OUT/step_causes_$tag" \
+    python3 scripts/maintainers/step_causes.py "$csv" --build-dir "$BUILD" --reports "$OUT/step_causes_$tag" \
       --md "$OUT/step_causes_$tag.md" "${causes_args[@]}" >"$OUT/step_causes_$tag.log" 2>&1
     rc=$?
     case $rc in
@@ -290,8 +290,8 @@ if want commands; then
   # The cmake commands first, then the rest: with no cmake command between them, the ctest commands
   # run broadest first and the narrower ones stand on the whole suite's passes (run_doc_commands.py).
   rc_cmds=0
-  python3 scripts/run_doc_commands.py --only "cmake " --skip tutorial.sh --logs "$OUT/doc_commands/cmake" >"$OUT/doc_commands.log" 2>&1 || rc_cmds=1
-  python3 scripts/run_doc_commands.py --skip "cmake " --skip tutorial.sh --logs "$OUT/doc_commands/rest" >>"$OUT/doc_commands.log" 2>&1 || rc_cmds=1
+  python3 scripts/maintainers/run_doc_commands.py --only "cmake " --skip tutorial.sh --logs "$OUT/doc_commands/cmake" >"$OUT/doc_commands.log" 2>&1 || rc_cmds=1
+  python3 scripts/maintainers/run_doc_commands.py --skip "cmake " --skip tutorial.sh --logs "$OUT/doc_commands/rest" >>"$OUT/doc_commands.log" 2>&1 || rc_cmds=1
   if [ $rc_cmds -eq 0 ]; then note "README commands: ok"; else note "README commands: FAILED"; status=1; fi
   tail -3 "$OUT/doc_commands.log" | tee -a "$OUT/summary.txt"
 fi

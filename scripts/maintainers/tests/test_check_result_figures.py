@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of scripts/check_result_figures.py on a small fixture tree: a right figure passes, a wrong
+"""Tests of scripts/maintainers/check_result_figures.py on a small fixture tree: a right figure passes, a wrong
 one fails with the page, line and number; a folder index missing a file fails."""
 import io
 import os

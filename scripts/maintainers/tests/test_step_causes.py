@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CPU tests of scripts/step_causes.py with the fake ncu (scripts/tests/fake_ncu.py) and stand-in
+"""CPU tests of scripts/maintainers/step_causes.py with the fake ncu (scripts/maintainers/tests/fake_ncu.py) and stand-in
 stage programs: it lists the ladder's steps below 1.05x, profiles both stages of each, gives each a
 verdict, and reports what is wrong with a wrong input (a tampered step speed-up, a step whose two
 stages have no common bound, a stage program that is not built, a file that is no ladder) with a
@@ -16,10 +16,11 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 import step_causes  # noqa: E402
 
 FAKE_NCU = os.path.join(HERE, "fake_ncu.py")
-ROOT = os.path.dirname(os.path.dirname(HERE))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 # Fixed copies of two committed H200 ladders (chapter 7 before stages 9a and 9b existed), so that the
 # expectations below do not move when docs/results/ gets a newer run.
 LADDER = os.path.join(HERE, "fixtures", "reduce_ladder_2e28_float_2026-12-02.csv")

@@ -37,8 +37,8 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_stages import gpu_present  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/profiler.py
+from profiler import gpu_present  # noqa: E402
 
 EXIT_SKIP = 77
 ERROR_EXIT = 86  # --error-exitcode: what compute-sanitizer returns when it found errors

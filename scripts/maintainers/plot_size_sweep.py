@@ -2,7 +2,7 @@
 """Plots a size sweep (scripts/size_sweep.sh): GB/s against n for one stage and CUB, one line style
 per series (L2 flushed between runs, or kept warm with --no-flush), with the L2 capacity marked.
 
-  scripts/plot_size_sweep.py flushed=sweep/sweep_flushed.csv warm=sweep/sweep_warm.csv \\
+  scripts/maintainers/plot_size_sweep.py flushed=sweep/sweep_flushed.csv warm=sweep/sweep_warm.csv \\
       --stage reduce_kernel_8 --out sweep/size_sweep.png
 
 Each input is LABEL=CSV or just CSV (the label is then the file name); the CSVs are ladder CSVs

@@ -2,7 +2,7 @@
 """Plots a histogram contention sweep (histogram_contention --csv ...): GB/s against the share of
 samples in the hottest bin, one line per stage, CUB dashed, the streaming-read ceiling dotted.
 
-  scripts/plot_contention.py contention.csv --out docs/figures/histogram_contention.png
+  scripts/maintainers/plot_contention.py contention.csv --out docs/figures/histogram_contention.png
 
 The x axis is logarithmic (shares from 1/bins, uniform data, to 1, every sample in one bin); the
 y axis is GB/s of samples read (1e9 bytes/s), logarithmic by default (--linear for linear), since
