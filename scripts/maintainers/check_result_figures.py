@@ -48,7 +48,7 @@ NOT_FIGURES = [
                r"bins?|sm|issue|#|rows?|lines?|columns?|tiles?|levels?|seeds?|passes|pass|threads?|"
                r"items?|sizes?|types?|bytes?|KiB|MiB|GiB)\s+\d+[a-z]?((\s*(,|-|–|to|and|or|,\s*and)\s*)\d+[a-z]?\b)*"),
     re.compile(r"\b\d+(st|nd|rd|th)\b"),                            # ordinals
-    re.compile(r"\b\d+(-|\s)(bit|byte|element|thread|warp|block|lane|way|wide)s?\b"),  # 32-bit, 16-byte
+    re.compile(r"(?<![\d,.])\d+(-|\s)(bit|byte|element|thread|warp|block|lane|way|wide)s?\b"),  # 32-bit, 16-byte
 ]
 
 
