@@ -44,10 +44,11 @@ NOT_FIGURES = [
     re.compile(r"\d{4}-\d{2}-\d{2}"),                              # dates
     re.compile(r"\b\d+\s*(\^|\*\*)\s*\d+([+-]\d+)?"),               # 2^28, 2^31+1
     re.compile(r"\b\d+e\d+\b"),                                     # 2e28 (file names' spelling)
-    re.compile(r"(?i)\b(stages?|kernels?|chapters?|ch|questions?|exercises?|steps?|blocks?|warps?|lanes?|"
+    re.compile(r"(?i)\b(stages?|kernels?|chapters?|ch|sections?|questions?|exercises?|steps?|blocks?|warps?|lanes?|"
                r"bins?|sm|issue|#|rows?|lines?|columns?|tiles?|levels?|seeds?|passes|pass|threads?|"
                r"items?|sizes?|types?|bytes?|KiB|MiB|GiB)\s+\d+[a-z]?((\s*(,|-|–|to|and|or|,\s*and)\s*)\d+[a-z]?\b)*"),
     re.compile(r"\b\d+(st|nd|rd|th)\b"),                            # ordinals
+    re.compile(r"(?<![\d,.])\d[\d,]*(-| )(floats?|ints?|doubles?|elements?|samples?)\b"),  # sizes: 2,048 floats
     re.compile(r"(?<![\d,.])\d+(-|\s)(bit|byte|element|thread|warp|block|lane|way|wide)s?\b"),  # 32-bit, 16-byte
 ]
 
@@ -195,6 +196,7 @@ def check_page(page, results_dir, cache):
         values = [value(n) for _, n in found]
         if kind == "row":
             values += values_above_table
+            values_above_table = values_above_table + [value(n) for _, n in found]  # earlier rows too
         else:
             above_values = values
         for no, num in missing:
@@ -256,7 +258,7 @@ def check_indexes(results_dir):
 HISTORY_RE = re.compile(
     r"(?i)\b(sessions?|this morning|morning'?s|afternoon|yesterday|today'?s?|tonight|last night|"
     r"for want of|not yet (run|measured|been run)|yet to be run|at the time|earlier run|"
-    r"(first|second|third|fourth|fifth|later|earlier|previous|next) (run|attempt|call|sitting|pass over)s?|"
+    r"(first|second|third|fourth|fifth|later|earlier) (run|attempt|sitting)s?|"
     r"re-?ran|rerun of|this time|no longer|used to|previously|originally|was fixed|had been|"
     r"(is|are) now|before the fix|after the fix)\b|^#+\s*(before|after)\b")
 # A date says when: pages and the results READMEs say what ran, on which GPU and tree (a commit).
