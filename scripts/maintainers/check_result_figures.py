@@ -49,6 +49,11 @@ NOT_FIGURES = [
                r"items?|sizes?|types?|bytes?|KiB|MiB|GiB)\s+\d+[a-z]?((\s*(,|-|–|to|and|or|,\s*and)\s*)\d+[a-z]?\b)*"),
     re.compile(r"\b\d+(st|nd|rd|th)\b"),                            # ordinals
     re.compile(r"(?<![\d,.])\d[\d,]*(-| )(floats?|ints?|doubles?|elements?|samples?)\b"),  # sizes: 2,048 floats
+    # sizes and design numbers, not measurements: 96 KiB, 48 registers, six stages, 264 blocks
+    re.compile(r"(?<![\d,.])\d[\d,.]*\s*(KiB|MiB|GiB|KB|MB|GB|TB)(?!/)"),
+    re.compile(r"(?<![\d,.])\d[\d,]*\s+(registers?|stages?|tiles?|windows?|SMs?|warps?|copies|bins?|"
+               r"levels?|trips?|items?|vectors?|blocks?|lanes?|threads?|GPUs?|links?|ranks?)\b"),
+    re.compile(r"(?i)\b(CUDA|nvcc|sm_|compute capability|version|release|driver|NCCL|Catch2|CMake)\s*\d[\d.]*"),
     re.compile(r"(?<![\d,.])\d+(-|\s)(bit|byte|element|thread|warp|block|lane|way|wide)s?\b"),  # 32-bit, 16-byte
 ]
 
