@@ -4,14 +4,15 @@ and results say what is true now, not when or in which attempt it was found.
 
 Figures (docs/checks.md). A page is a *.md outside docs/results/. Its text is cut into units: a
 paragraph, a list item, a table row. A unit that links a file or folder under docs/results/
-attributes its figures to those files; the rows of a table also take the links of the paragraph
-just above the table. Every number in such a unit, decimal or whole, must occur in one of its
+attributes its figures to those files; a paragraph or item without a link of its own takes those
+of its section (up to the next heading); the rows of a table take their own links and those of the
+paragraph just above the table. Every number in such a unit, decimal or whole, must occur in one of its
 files (a linked folder counts as every file in it, recursively): a decimal as written or as the
 rounding of a longer one (1.096 matches 1.0963, not 1.0953), a whole number as a whole number
 (108 does not match 1080 or 10.8). Not figures, and not checked: what is in code spans and fenced code, link targets,
 dates, powers of two (2^28, 2e28), names with digits (H100, sm_90, ch07, reduce_kernel_9), the
 numbers after stage, kernel, chapter, question, exercise, step, block, warp, lane, bin and their
-plurals (stages 2-7), ordinals (4th), the whole numbers 0 to 9, and the powers of two up
+plurals (stages 2-7), a table's first column when it is a number, ordinals (4th), the whole numbers 0 to 9, and the powers of two up
 to 1024 (block sizes, lanes, bins). A figure that is not in the files passes when, at the
 precision it is written with, it is the ratio or percentage of two figures of the same
 unit (or, for a table row, of the row and the paragraph above the table) that are.
@@ -53,7 +54,9 @@ NOT_FIGURES = [
     re.compile(r"(?<![\d,.])\d[\d,.]*\s*(KiB|MiB|GiB|KB|MB|GB|TB)(?!/)"),
     re.compile(r"(?<![\d,.])\d[\d,]*\s+(registers?|stages?|tiles?|windows?|SMs?|warps?|copies|bins?|"
                r"levels?|trips?|items?|vectors?|blocks?|lanes?|threads?|GPUs?|links?|ranks?)\b"),
-    re.compile(r"(?i)\b(CUDA|nvcc|sm_|compute capability|version|release|driver|NCCL|Catch2|CMake)\s*\d[\d.]*"),
+    re.compile(r"(?i)\b(CUDA(\s+Toolkit)?|nvcc|sm_|compute capability|version|release|driver|NCCL|Catch2|CMake)\s*\d[\d.]*"),
+    re.compile(r"(?<![\d,.])\d+\s*(min|minutes?|hours?)\b"),          # reading-time estimates
+    re.compile(r"(?i)\b(exit(s|ed)?( code)?( with)?|code|returns?)\s+\d+|\b\d+ without a GPU"),  # exit 77
     re.compile(r"(?<![\d,.])\d+(-|\s)(bit|byte|element|thread|warp|block|lane|way|wide)s?\b"),  # 32-bit, 16-byte
 ]
 
@@ -124,6 +127,7 @@ def figures(text):
     """The numbers of one line that are figures (see the module's docstring)."""
     bare = LINK_RE.sub("]()", text)
     bare = CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), bare)
+    bare = re.sub(r"^\s*\|\s*\d+[a-z]?\s*\|", "|", bare)  # a table's first column: a row number or stage
     for r in NOT_FIGURES:
         bare = r.sub(lambda m: " " * len(m.group(0)), bare)
     for m in NUM_RE.finditer(bare):
@@ -182,7 +186,9 @@ def check_page(page, results_dir, cache):
         section_links.append(current)
     for i, (kind, unit) in enumerate(all_units):
         text = " ".join(t for _, t in unit)
-        own = result_links(text, page, results_dir) or section_links_of(all_units, section_links, i)
+        own = result_links(text, page, results_dir) if kind != "head" else []
+        if not own and kind not in ("row", "head"):  # a table row takes the paragraph above the table instead
+            own = section_links_of(all_units, section_links, i)
         if kind == "row":
             if previous != "row":
                 above_table, values_above_table = above, above_values
@@ -229,10 +235,8 @@ def derived(num, values):
     1.3 %)."""
     x = value(num)
     half = 0.5 * 10 ** -(len(num.split(".")[1]) if "." in num else 0) + 1e-12
-    for i, a in enumerate(values):
-        for j, b in enumerate(values):
-            if i == j:
-                continue
+    for a in values:
+        for b in values:  # (a row's ratio to itself, 1.00, included)
             cands = []
             if b:
                 cands += [a / b, 100 * a / b, 100 * (a / b - 1), 100 * (1 - a / b)]
