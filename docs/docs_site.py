@@ -211,7 +211,7 @@ def cmd_filter(a):
         text = f.read()
     page_dir = os.path.dirname(path)
     if under(path, ROOT):
-        text = labelled_title(page_anchors(rewrite_links(text, page_dir, page_dir), path))
+        text = page_anchors(rewrite_links(labelled_title(text), page_dir, page_dir), path)
         if path == MAIN_PAGE:
             text = main_page(text)
     sys.stdout.write(text)
