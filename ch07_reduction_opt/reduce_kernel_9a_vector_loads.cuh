@@ -20,7 +20,7 @@
 //! 1 LDG.E.128 (the loop's one vector load per trip: the loop is not unrolled) beside the scalar
 //! head and tail loads, 3 LDG in all; 4 BAR.SYNC, as stage 8 (whose one LDG is its loop's 4-byte
 //! load).
-//! What the profiler shows against stage 8 (scripts/check_profile_claims.py, 8 -> 9a; the figures:
+//! What the profiler shows against stage 8 (scripts/maintainers/check_profile_claims.py, 8 -> 9a; the figures:
 //! stages_9_11.md): global load instructions fall by 4 for floats and DRAM throughput rises; bytes
 //! in flight per thread grow from 4 to 16.
 //! The accumulation is thread_sum_vectorized<1> (thread_sum_vectorized.cuh), which stages 9b to 11

@@ -8,7 +8,7 @@
 //! Stage 9a's thread has one load in flight and its next trip waits for it; by Little's law (bytes
 //! in flight = bandwidth x latency; stages_9_11.md derives the latency from stage 8's counters) that
 //! may leave too few bytes in flight. Here every thread has kUnroll x 16 bytes in flight. The 2^28
-//! ladder shows about 1.00x over 9a: scripts/step_causes.py finds both stages at the memory roof
+//! ladder shows about 1.00x over 9a: scripts/maintainers/step_causes.py finds both stages at the memory roof
 //! (stages_9_11.md gives the counters), so 9a's full grid already keeps enough bytes in flight at
 //! that size. The code change
 //! is one template argument: thread_sum_vectorized<kUnroll> for
@@ -17,7 +17,7 @@
 //! What the compiler makes of it (test cpu.sass_claims_ch07, SASS for sm_90, float, block 256):
 //! 5 LDG.E.128 (four in the unrolled loop, one in the loop over the fewer than four vectors left to
 //! a thread) against stage 9a's 1; 4 BAR.SYNC, as stage 9a.
-//! What the profiler shows against stage 9a (scripts/check_profile_claims.py, 9a -> 9b; the figures:
+//! What the profiler shows against stage 9a (scripts/maintainers/check_profile_claims.py, 9a -> 9b; the figures:
 //! stages_9_11.md): the same load instructions; fewer warps stalled on them (long scoreboard) and
 //! the same DRAM throughput: the stall falls, the time does not.
 #pragma once

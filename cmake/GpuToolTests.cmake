@@ -27,16 +27,16 @@ set(_gpu_tools_out ${PROJECT_BINARY_DIR}/gpu-tools)
 
 # CPU test of the scripts themselves, with fake ncu / compute-sanitizer programs.
 add_test(NAME cpu.gpu_tool_scripts
-         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/tests/test_gpu_tool_scripts.py)
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/maintainers/tests/test_gpu_tool_scripts.py)
 set_tests_properties(cpu.gpu_tool_scripts PROPERTIES LABELS "cpu;scripts" TIMEOUT 300)
-# scripts/step_causes.py (a measured cause for every ladder step below 1.05x) with the fake ncu: it
+# scripts/maintainers/step_causes.py (a measured cause for every ladder step below 1.05x) with the fake ncu: it
 # reports the committed ladder's slow steps, and a tampered ladder or an unexplained step fails it.
 add_test(NAME cpu.step_causes
-         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/tests/test_step_causes.py)
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/maintainers/tests/test_step_causes.py)
 set_tests_properties(cpu.step_causes PROPERTIES LABELS "cpu;scripts" TIMEOUT 300)
 
 # Each chapter's profiler claims, step by step, block 256: one ncu run per stage program, the
-# counters in a Markdown table, a verdict per claim (scripts/check_profile_claims.py). n = 2^24
+# counters in a Markdown table, a verdict per claim (scripts/maintainers/check_profile_claims.py). n = 2^24
 # elements (floats; 8-bit samples for the histogram), 2^26 for the scan, whose single-pass stages
 # need a run long enough for DRAM throughput to mean something.
 foreach(_chapter_probe IN ITEMS "ch07;reduce_kernel_1;2^24" "ch08;reduce_stage_1;2^24" "ch08-scan;scan_stage_1;2^26"
@@ -48,7 +48,7 @@ foreach(_chapter_probe IN ITEMS "ch07;reduce_kernel_1;2^24" "ch08;reduce_stage_1
     continue()
   endif()
   add_test(NAME profile.${_chapter}_claims
-           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/check_profile_claims.py
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/maintainers/check_profile_claims.py
                    --chapter ${_chapter}
                    --bin-dir $<TARGET_FILE_DIR:${_probe}>
                    --n ${_n} --block 256
@@ -61,9 +61,9 @@ endforeach()
 
 # Every stage program of both chapters that exists when the test runs, under the four tools, each at
 # the smallest input that reaches every code path (a tail, two blocks, a second pass, a second tile:
-# scripts/run_sanitizers.py says which), four runs at a time.
+# scripts/maintainers/run_sanitizers.py says which), four runs at a time.
 add_test(NAME sanitizer.stages
-         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/run_sanitizers.py
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/maintainers/run_sanitizers.py
                  --build-dir ${PROJECT_BINARY_DIR}
                  --jobs 4
                  --log-dir ${_gpu_tools_out}/sanitizer_logs)

@@ -128,11 +128,12 @@ def site_target(target, base_dir, page_dir):
         return "@ref " + os.path.relpath(full, ROOT).replace(os.sep, "/")
     if (not anchor and full.endswith(".md") and os.path.isfile(full) and under(full, ROOT)
             and full != os.path.join(RESULTS, "README.md")):  # (Doxygen links that one by itself)
-        # A page with its own label in its title (`# Title {#label}`): Doxygen links it by that label.
+        # A page with its own label (`<a id="label"></a>` on the line above its title): Doxygen
+        # links it by that label.
         with open(full, encoding="utf-8") as f:
-            m = re.search(r"\{#([A-Za-z0-9_]+)\}\s*$", f.readline())
-        if m:
-            return "@ref " + m.group(1)
+            label = page_label(f.read())
+        if label:
+            return "@ref " + label
     if base_dir != page_dir and not anchor and os.path.exists(full):
         # Text moved into another page (start_here.md into README.md): re-aim its relative links.
         return os.path.relpath(full, page_dir).replace(os.sep, "/")
@@ -140,6 +141,20 @@ def site_target(target, base_dir, page_dir):
 
 
 ANCHOR_RE = re.compile(r'^<a id="([A-Za-z0-9_-]+)"></a>\s*$')
+# A page's own label: `<a id="label"></a>` on the line above its `# Title`. GitHub shows nothing;
+# the filter hands it to Doxygen as `# Title {#label}`.
+PAGE_LABEL_RE = re.compile(r'\A<a id="([A-Za-z0-9_]+)"></a>[ \t]*\n(# [^\n]*)\n')
+
+
+def page_label(text):
+    """The label a page gives itself (see PAGE_LABEL_RE), or None."""
+    m = PAGE_LABEL_RE.match(text)
+    return m.group(1) if m else None
+
+
+def labelled_title(text):
+    """`text` with its leading `<a id="label"></a>` + `# Title` turned into `# Title {#label}`."""
+    return PAGE_LABEL_RE.sub(lambda m: "%s {#%s}\n" % (m.group(2), m.group(1)), text, count=1)
 
 
 def anchor_label(page, anchor):
@@ -196,7 +211,7 @@ def cmd_filter(a):
         text = f.read()
     page_dir = os.path.dirname(path)
     if under(path, ROOT):
-        text = page_anchors(rewrite_links(text, page_dir, page_dir), path)
+        text = page_anchors(rewrite_links(labelled_title(text), page_dir, page_dir), path)
         if path == MAIN_PAGE:
             text = main_page(text)
     sys.stdout.write(text)
@@ -275,7 +290,7 @@ def folder_page(folder):
     if os.path.isfile(readme):
         with open(readme, encoding="utf-8") as f:
             text = f.read()
-        first, _, rest = text.partition("\n")
+        first, _, rest = PAGE_LABEL_RE.sub(lambda m: m.group(2) + "\n", text, count=1).partition("\n")
         if first.startswith("# "):
             title = re.sub(r"\s*\{#[^}]*\}\s*$", "", first[2:].strip())
             text = rest

@@ -2,7 +2,7 @@
 # Size sweep of one ladder stage against CUB: runs reduce_ladder --stages <stage> --n 2^k for
 # k = FROM..TO (the ladder always adds the CUB and copy rows), once with the L2 flushed between
 # timed runs and, with --warm, once more with --no-flush; concatenates the CSVs and plots GB/s
-# against n with scripts/plot_size_sweep.py (if matplotlib and pandas are there).
+# against n with scripts/maintainers/plot_size_sweep.py (if matplotlib and pandas are there).
 set -euo pipefail
 
 usage() {
@@ -90,7 +90,7 @@ sweep flushed
 if [ "$plot" = 1 ] && [ -f "$out/sweep_flushed.csv" ]; then
   files=("flushed=$out/sweep_flushed.csv")
   [ "$warm" = 1 ] && [ -f "$out/sweep_warm.csv" ] && files+=("warm=$out/sweep_warm.csv")
-  python3 "$here/plot_size_sweep.py" --stage "$stage" --out "$out/size_sweep.png" "${files[@]}" ||
+  python3 "$here/maintainers/plot_size_sweep.py" --stage "$stage" --out "$out/size_sweep.png" "${files[@]}" ||
     echo "size_sweep.sh: plotting failed (see above); the CSVs are in $out"
 fi
 exit $failed

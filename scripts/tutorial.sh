@@ -50,7 +50,7 @@ under_ci=0
 case "${CI:-}" in true|1|yes) under_ci=1 ;; esac
 
 # --- set-up -------------------------------------------------------------------------------------
-# python3-matplotlib and python3-pandas draw the figures (scripts/make_figures.sh).
+# python3-matplotlib and python3-pandas draw the figures (scripts/maintainers/make_figures.sh).
 PACKAGES=(cmake g++ make catch2 libcli11-dev nlohmann-json3-dev doxygen python3 python3-matplotlib python3-pandas)
 missing=()
 if command -v dpkg-query >/dev/null; then

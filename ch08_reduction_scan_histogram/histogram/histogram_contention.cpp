@@ -4,7 +4,7 @@
 // (--dist hot), then checks and times every stage, CUB and the streaming-read ceiling on it with the
 // harness (poisoned output, every bin compared with the CPU's, CUDA events after warm-up, median,
 // L2 flushed), and prints GB/s per stage and share. --csv writes one row per (share, stage);
-// scripts/plot_contention.py draws it. Each stage runs at its own default block unless --block is
+// scripts/maintainers/plot_contention.py draws it. Each stage runs at its own default block unless --block is
 // given; a stage this GPU cannot run at these settings (its shared memory, its architecture) is
 // skipped with one line saying why, and the others run.
 //

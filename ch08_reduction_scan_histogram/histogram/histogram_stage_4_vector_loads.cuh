@@ -9,10 +9,10 @@
 //! by the first threads of the grid. Grid: resident blocks, as stage 3.
 //! What the profiler should show against stage 3: global load instructions fall 16-fold for 8-bit
 //! samples (4-fold for int and float) and each moves 16 bytes (LDG.E.128); shared atomics are
-//! unchanged (one per sample); checked by scripts/check_profile_claims.py (3 -> 4), with DRAM
+//! unchanged (one per sample); checked by scripts/maintainers/check_profile_claims.py (3 -> 4), with DRAM
 //! throughput up and long-scoreboard stalls down (the figures: README.md, "What the profiler
 //! shows"). At 2^28 its top stall on uniform data is MIO throttle (the shared-memory instruction
-//! queue: the atomics), on one-bin data still long scoreboard (scripts/step_causes.py).
+//! queue: the atomics), on one-bin data still long scoreboard (scripts/maintainers/step_causes.py).
 #pragma once
 #include <cuda_runtime.h>
 

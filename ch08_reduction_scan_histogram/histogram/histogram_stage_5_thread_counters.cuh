@@ -29,8 +29,8 @@
 //! bytes), so each sample waits for the previous one's shared load. Resident warps would hide it, but
 //! the bytes cost occupancy: the profiler shows achieved occupancy well below stage 4's and `wait`
 //! (a fixed-latency dependency) as the top stall, and stage 5 is slower than stage 4 (README.md
-//! gives the figures, from scripts/check_profile_claims.py and scripts/step_causes.py).
-//! What the profiler shows against stage 4 (scripts/check_profile_claims.py, 4 -> 5): shared atomics
+//! gives the figures, from scripts/maintainers/check_profile_claims.py and scripts/maintainers/step_causes.py).
+//! What the profiler shows against stage 4 (scripts/maintainers/check_profile_claims.py, 4 -> 5): shared atomics
 //! (ATOMS) leave the loop (only spills remain), replaced by byte loads and stores with almost no
 //! bank conflicts; occupancy falls (shared memory limited). Uniform and one-bin data run at the same
 //! speed in the ladders; in a short run one-bin data is faster, and its fold issues one global

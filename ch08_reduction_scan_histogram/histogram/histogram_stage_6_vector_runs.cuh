@@ -10,7 +10,7 @@
 //! instructions per sixteen samples. Other maps compare the computed bins. Random data almost
 //! never has a uniform vector (probability 256^-15), so it pays only the check; data with runs
 //! (one hot bin, flat image regions, sorted keys) skips most of the shared-memory traffic.
-//! What the profiler shows against stage 5 (scripts/check_profile_claims.py, 5 -> 6; the figures:
+//! What the profiler shows against stage 5 (scripts/maintainers/check_profile_claims.py, 5 -> 6; the figures:
 //! README.md): on one-bin data shared loads and stores fall by almost half (the loop's per-byte
 //! increments become one per vector; the fold still reads every counter) and so does the kernel
 //! time, by about a quarter; on uniform data the counters do not move. Measured: on one-bin data the time nears the streaming read's (0.2662

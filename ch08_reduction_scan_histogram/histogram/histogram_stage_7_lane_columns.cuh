@@ -30,7 +30,7 @@
 //! block less, so there the default block is halved until it fits (harness::default_block_of with
 //! the device's limits): block 64, two warps, so 2 copies (64 KiB), and an explicit `--block 128` or
 //! `256` is refused before any launch with the advice `--block 64`.
-//! What the profiler shows against stage 4 on uniform data (scripts/check_profile_claims.py, 4 -> 7;
+//! What the profiler shows against stage 4 on uniform data (scripts/maintainers/check_profile_claims.py, 4 -> 7;
 //! the figures: README.md): the same shared atomic instructions (one per sample), and shared-memory
 //! wavefronts per atomic down to 1 (no bank conflicts). Measured: its
 //! time is the streaming read's (0.2604 against 0.2600 ms at 2^30).

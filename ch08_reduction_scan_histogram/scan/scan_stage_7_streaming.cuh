@@ -8,10 +8,10 @@
 //! reads, which must stay in L2 for the spinning loads to be cheap. Marking the data as streaming
 //! lets L2 evict it first. The kernel and launch are stage 5's with the StreamingCache policy and
 //! stage 6's 8 vectors per thread.
-//! What the profiler shows against stage 6 (scripts/check_profile_claims.py, 6 -> 7; the figures:
+//! What the profiler shows against stage 6 (scripts/maintainers/check_profile_claims.py, 6 -> 7; the figures:
 //! README.md): the L2 hit rate stays and the DRAM bytes read are the same (which loads hit, the
 //! counter does not say). Both stages stall most at the block barrier
-//! (scripts/step_causes.py), where the block waits for warp 0's look-back: the look-back, not the
+//! (scripts/maintainers/step_causes.py), where the block waits for warp 0's look-back: the look-back, not the
 //! L2, sets their pace.
 //! Determinism: as stage 4 (not promised for float and double; ints always the same).
 //! Source: CUDA C++ Programming Guide, "Load Functions Using Cache Hints" (__ldcs, __stcs); PTX ISA,

@@ -30,9 +30,9 @@ template <class T>
 __device__ __forceinline__ T warp_shuffle_sum(T sum) {
   constexpr unsigned kFullMask = 0xffffffffu;
   (void)kFullMask;
-  // TODO(student): five steps, offsets 16, 8, 4, 2, 1: add the value of the lane `offset` above
-  // this one, fetched with __shfl_down_sync(kFullMask, sum, offset). As written, lane 0 returns
-  // only its own partial, so each block drops the partials of lanes 1..31.
+  // TODO(student): fold the 32 lanes' values into lane 0 through registers (__shfl_down_sync).
+  // Hints: exercises/README.md, exercise ch07/01. As written, lane 0 returns only its own partial,
+  // so each block drops the partials of lanes 1..31.
   return sum;
 }
 

@@ -13,7 +13,7 @@
 //! A right answer: the check passes for every size, block 64..1024 and float / double / int. A
 //! right sum is not the whole answer here (the racy form usually sums right too): the program is
 //! only correct if compute-sanitizer --tool racecheck reports no hazards on it, which
-//! scripts/run_sanitizers.py checks for stage 6.
+//! scripts/maintainers/run_sanitizers.py checks for stage 6.
 //!
 //! Stuck? The solved file, with why it works: solutions/ch07/02_last_warp_syncwarp.cuh.
 #pragma once
@@ -38,10 +38,10 @@ __device__ __forceinline__ T warp_tail_syncwarp(T* sdata, unsigned tid, T sum) {
   sum += sdata[tid + 32];
 #pragma unroll
   for (int offset = 16; offset > 0; offset >>= 1) {
-    // TODO(student): one level of the tail. Publish this lane's partial in sdata[tid], make sure
-    // every lane of the warp has written before any lane reads (__syncwarp()), add the partner's
-    // partial sdata[tid + offset], and make sure every lane has read before the next level
-    // overwrites a slot. As written the loop does nothing: lane 0 returns sdata[0] + sdata[32] only.
+    // TODO(student): one level of the tail, correct under the CUDA memory model: publish,
+    // synchronise the warp, add the partner's partial, synchronise again. Hints:
+    // exercises/README.md, exercise ch07/02. As written the loop does nothing: lane 0 returns
+    // sdata[0] + sdata[32] only.
   }
   return sum;
 }

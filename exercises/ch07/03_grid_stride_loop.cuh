@@ -32,10 +32,9 @@ namespace ex07 {
 template <class T>
 __device__ __forceinline__ T thread_sum_grid_stride(const T* __restrict__ data, std::size_t n) {
   T sum = T(0);
-  // TODO(student): a grid-stride loop: start at this thread's global index, step by the number of
-  // threads in the grid (harness::global_thread_id(), harness::grid_threads(): both std::size_t),
-  // stop at n. As written each thread reads one element, so every element past the grid's
-  // threads (grid x block of them) is dropped.
+  // TODO(student): sum this thread's share of the input with a grid-stride loop, for any n and any
+  // grid. Hints: exercises/README.md, exercise ch07/03. As written each thread reads one element,
+  // so every element past the grid's threads (grid x block of them) is dropped.
   const std::size_t i = harness::global_thread_id();
   if (i < n) sum += data[i];
   return sum;

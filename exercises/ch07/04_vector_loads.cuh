@@ -53,19 +53,19 @@ __device__ __forceinline__ T thread_sum_vector_loads(const T* __restrict__ data,
 #pragma unroll
   for (int u = 0; u < kUnroll; ++u) acc[u] = T(0);
 
-  // TODO(student): the head: the elements data[0..head), one per thread (threads 0..head-1).
-  // As written they are dropped (inputs that do not start on a 16-byte boundary fail).
+  // TODO(student): the head: the elements before the first 16-byte boundary. Hints:
+  // exercises/README.md, exercise ch07/04. As written they are dropped (inputs that do not start on
+  // a 16-byte boundary fail).
 
-  // TODO(student): the speed part: issue kUnroll independent loads per trip,
-  // v[u] = vdata[i + u * stride] for u = 0..kUnroll-1, before adding any of them (acc[u] += ...),
-  // while i + (kUnroll - 1) * stride < nvec; then finish the remainder one vector at a time (the
-  // loop below). As written there is one load per trip: right, but slower than stage 9.
+  // TODO(student): the speed part: kUnroll independent vector loads in flight per loop trip. Hints:
+  // exercises/README.md, exercise ch07/04. As written there is one load per trip: right, but slower
+  // than stage 9.
   std::size_t i = tid;
   for (; i < nvec; i += stride) acc[0] += Vec16<T>::sum(vdata[i]);
 
-  // TODO(student): the tail: the fewer than kPerVec elements after the last whole vector, from
-  // index head + nvec * kPerVec, one per thread. As written they are dropped (n not a multiple of
-  // 4 floats or ints, or 2 doubles, fails).
+  // TODO(student): the tail: the elements after the last whole vector. Hints: exercises/README.md,
+  // exercise ch07/04. As written they are dropped (n not a multiple of 4 floats or ints, or 2
+  // doubles, fails).
   (void)head;
 
   T sum = acc[0];

@@ -5,8 +5,8 @@
 //! __syncthreads(): each warp sums its 32 lanes by shuffles, lane 0 of each warp writes the warp's
 //! sum to shared memory, one barrier, then warp 0 sums those Block / 32 values by shuffles.
 //! Builds on: stage 9's block_sum_one_barrier (ch07_reduction_opt/block_sum_one_barrier.cuh);
-//! stage 7's warp_shuffle_sum is included (exercise 01 writes it), and the grid-stride loop and
-//! grid rule are stage 8's, not part of the exercise.
+//! the warp sum is warp_shuffle_sum of exercise ch07/01 in this folder (yours: solve ch07/01 first),
+//! and the grid-stride loop and grid rule are stage 8's, not part of the exercise.
 //! Build and check: scripts/exercise.sh ch07/05
 //!   (or: cmake --build build --target exercise_ch07_05 && ctest --test-dir build -L exercise -R ch07_05)
 //! A right answer: the check passes for every size, every block size 32..1024 (block 32 has a
@@ -22,7 +22,7 @@
 #include "kernel_support.cuh"
 #include "reduce_problem.hpp"
 #include "reduce_grids.cuh"
-#include "warp_sum.cuh"
+#include "01_warp_shuffle_sum.cuh"  // exercise ch07/01 in this folder: warp_shuffle_sum
 
 namespace ex07 {
 
@@ -34,15 +34,13 @@ __device__ __forceinline__ T block_sum_one_barrier(T sum) {
   __shared__ T warp_sums[kWarps];
   const unsigned lane = threadIdx.x % 32;
   const unsigned warp = threadIdx.x / 32;
-  sum = ch07::warp_shuffle_sum(sum);
+  sum = ex07::warp_shuffle_sum(sum);
   (void)warp_sums;
   (void)lane;
   (void)warp;
-  // TODO(student): when the block has more than one warp (kWarps > 1): lane 0 of each warp writes
-  // its warp's sum to warp_sums[warp]; one __syncthreads(); then warp 0 reads one warp sum per
-  // lane (lanes past kWarps take T(0)) and folds them with ch07::warp_shuffle_sum (all 32 lanes
-  // must call it). As written thread 0 returns only warp 0's sum: blocks of 64 threads and more
-  // drop the other warps.
+  // TODO(student): combine the warps' sums with one __syncthreads() when the block has more than
+  // one warp. Hints: exercises/README.md, exercise ch07/05. As written thread 0 returns only warp
+  // 0's sum: blocks of 64 threads and more drop the other warps.
   return sum;
 }
 

@@ -46,12 +46,9 @@ __global__ void __launch_bounds__(Block)
   const T sum = ch07::block_sum_one_barrier<T, Block>(ch07::thread_sum_vectorized(data, n));
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
-    // TODO(student): take a ticket from *retired (the old count) and set is_last_block when this
-    // block drew the last one (gridDim.x - 1). The partial above is a plain store and the last
-    // block reads the others with plain loads: the ticket must order them (the PTX memory model's
-    // release and acquire; see <cuda/atomic>, cuda::atomic_ref, and scan stage 4's tile status for
-    // the same idea). Never spin waiting for the count: that can deadlock. As written no block is
-    // last, nobody writes the result and the check reports the poisoned value.
+    // TODO(student): take a ticket from *retired and tell whether this block drew the last one, so
+    // that the last block sees every partial. Hints: exercises/README.md, exercise ch07/06. As
+    // written no block is last, nobody writes the result and the check reports the poisoned value.
     (void)retired;
     is_last_block = false;
   }
@@ -59,9 +56,8 @@ __global__ void __launch_bounds__(Block)
   if (!is_last_block) return;
 
   T acc = T(0);
-  // TODO(student): fold partials[0..gridDim.x) into acc, thread i taking i, i + Block, ... (a fixed
-  // order: deterministic). Each partial is read once (__ldcg(partials + i) reads it through L2;
-  // a cache hint, not what makes the read safe). As written the last block writes 0.
+  // TODO(student): the last block folds partials[0..gridDim.x) in a fixed order. Hints:
+  // exercises/README.md, exercise ch07/06. As written the last block writes 0.
   __syncthreads();  // block_sum_one_barrier's shared memory is reused
   acc = ch07::block_sum_one_barrier<T, Block>(acc);
   if (threadIdx.x == 0) *result = acc;

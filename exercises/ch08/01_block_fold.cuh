@@ -36,10 +36,9 @@ namespace ex08 {
 template <class A, class Op>
 __device__ __forceinline__ A fold_warp(A v, Op op) {
   (void)op;
-  // TODO(student): five __shfl_down_sync steps (offsets 16, 8, 4, 2, 1) with the full mask
-  // 0xffffffff, each folding the value `offset` lanes up into this lane's with `op`:
-  // v = op(v, __shfl_down_sync(...)). Every lane must execute every shuffle. As written each lane
-  // keeps its own value: nothing of the other 31 lanes reaches lane 0.
+  // TODO(student): fold the warp's 32 values into lane 0 with `op`, through registers. Hints:
+  // exercises/README.md, exercise ch08/01. As written each lane keeps its own value: nothing of the
+  // other 31 lanes reaches lane 0.
   return v;
 }
 
@@ -56,11 +55,9 @@ __device__ __forceinline__ A fold_block(A v, Op op) {
   (void)warp_values;
   (void)lane;
   (void)warp;
-  // TODO(student): lane 0 of each warp writes its warp's value to warp_values[warp]; one
-  // __syncthreads(); then warp 0 reads one slot per lane (the lanes past kWarps take the operator's
-  // identity, Op::template identity<A>(), not 0: think of max over negative numbers) and folds them
-  // with ex08::fold_warp (all 32 lanes must call it). As written thread 0 returns only its own warp's
-  // fold: blocks of 64 threads and more drop every other warp.
+  // TODO(student): the block fold of section 8.6: one value per warp through shared memory, one
+  // barrier, warp 0 folds them. Hints: exercises/README.md, exercise ch08/01. As written thread 0
+  // returns only its own warp's fold: blocks of 64 threads and more drop every other warp.
   return v;
 }
 

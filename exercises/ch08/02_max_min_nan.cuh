@@ -38,16 +38,16 @@ struct Max {
   //! The identity: max(identity, x) == x for every x.
   template <class A>
   static constexpr CH08_HD A identity() {
-    // TODO(student): the value max can start from: max(identity, x) == x for EVERY x of type A,
-    // infinities included. ch08::Extremes<A> (reduce_ops.cuh) has the candidates. As written it
-    // is 0, which wins over every negative value.
+    // TODO(student): the identity of max: max(identity, x) == x for every x of type A. Hints:
+    // exercises/README.md, exercise ch08/02. As written it is 0, which wins over every negative
+    // value.
     return A(0);
   }
   //! NaN if a or b is NaN, else the larger of a and b.
   template <class A>
   constexpr CH08_HD A operator()(A a, A b) const {
-    // TODO(student): NaN if a or b is NaN (ch08::is_nan tells; integers are never NaN), else the
-    // larger. As written a NaN in `a` is lost (a > NaN is false, so b comes back), and whether a
+    // TODO(student): max under the repository's NaN rule. Hints: exercises/README.md, exercise
+    // ch08/02. As written a NaN in `a` is lost (a > NaN is false, so b comes back), and whether a
     // NaN survives the reduction depends on where the tree puts it.
     return a > b ? a : b;
   }
@@ -62,14 +62,16 @@ struct Min {
   //! The identity: min(identity, x) == x for every x.
   template <class A>
   static constexpr CH08_HD A identity() {
-    // TODO(student): the value min can start from: min(identity, x) == x for every x. As written
-    // it is 0, which wins over every positive value.
+    // TODO(student): the identity of min: min(identity, x) == x for every x. Hints:
+    // exercises/README.md, exercise ch08/02. As written it is 0, which wins over every positive
+    // value.
     return A(0);
   }
   //! NaN if a or b is NaN, else the smaller of a and b.
   template <class A>
   constexpr CH08_HD A operator()(A a, A b) const {
-    // TODO(student): NaN if a or b is NaN, else the smaller (as written a NaN in `a` is lost).
+    // TODO(student): min under the repository's NaN rule. Hints: exercises/README.md, exercise
+    // ch08/02. As written a NaN in `a` is lost.
     return a < b ? a : b;
   }
 };

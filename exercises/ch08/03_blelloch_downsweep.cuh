@@ -48,12 +48,9 @@ __device__ __forceinline__ T blelloch_scan_block(T* s, int tile) {
     total = s[tile - 1];
     s[tile - 1] = T(0);
   }
-  // TODO(student): the downsweep. For stride = tile / 2, tile / 4, ..., 1: a __syncthreads(), then
-  // every thread whose right child t = (tid + 1) * 2 * stride - 1 is below `tile` hands the carry in
-  // s[t] (the sum of everything before the pair t - stride, t) down: the left child gets the carry
-  // unchanged, the right child gets the carry plus the left child's old value (the left subtree's
-  // sum). Read s[t] before you overwrite s[t - stride]. As written the tile keeps the upsweep's
-  // partial sums: [1, 2, 3, 4] comes out as [1, 3, 3, 10], not [0, 1, 3, 6].
+  // TODO(student): the downsweep, stride tile / 2 down to 1. Hints: exercises/README.md, exercise
+  // ch08/03. As written the tile keeps the upsweep's partial sums: [1, 2, 3, 4] comes out as [1, 3,
+  // 3, 10], not [0, 1, 3, 6].
   __syncthreads();
   return total;
 }

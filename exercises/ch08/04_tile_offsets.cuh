@@ -39,9 +39,8 @@ __global__ void __launch_bounds__(Block) ex04_add_offsets(T* data, std::size_t n
   (void)data;
   (void)n;
   (void)offsets;
-  // TODO(student): one thread per element: element i = blockIdx.x * Block + threadIdx.x (as a
-  // std::size_t: n may pass 2^32) belongs to tile blockIdx.x; if i < n, add that tile's offset to
-  // it. As written the kernel does nothing.
+  // TODO(student): add each element's tile offset (pass 3's kernel). Hints: exercises/README.md,
+  // exercise ch08/04. As written the kernel does nothing.
 }
 
 //! The three passes over every level (stage 1 with the chapter's unpadded block scan).
@@ -63,12 +62,9 @@ inline void launch_ex04(const harness::ScanArgs& a) {
         ch08::scan_tile_blelloch<T, B, ch08::Unpadded><<<ch08::grid_for_tiles(lv.count[k], B), B, 0, a.stream>>>(
             src, dst, lv.count[k], totals, k == 0 && a.inclusive);
       }
-      // TODO(student): pass 3, going down. For k = top - 1, top - 2, ..., 0, launch ex04_add_offsets
-      // over level k (the output when k == 0, else level(k)), lv.count[k] elements in
-      // ch08::grid_for_tiles(lv.count[k], B) blocks of B threads on a.stream, with level(k + 1) as
-      // the offsets. Which order must the levels go in, and why? (Careful with an unsigned k that
-      // counts down to 0.) As written nothing is added: every tile is scanned on its own, so every
-      // n past one block is wrong from element `block` on.
+      // TODO(student): pass 3, going down the levels. Hints: exercises/README.md, exercise ch08/04.
+      // As written nothing is added: every tile is scanned on its own, so every n past one block is
+      // wrong from element `block` on.
     });
   });
 }

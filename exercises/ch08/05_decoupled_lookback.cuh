@@ -61,19 +61,10 @@ __device__ __forceinline__ T look_back(const Status& status, unsigned tile, T ag
   }
   if (lane == 0) status.publish(tile, ch08::kTileAggregate, aggregate);
   T exclusive = T(0);
-  // TODO(student): the look-back, in windows of 32 predecessors. Lane `lane` reads tile
-  // window - lane, starting with window = tile - 1: wait_for_status<T>(status, pred) for pred >= 0,
-  // and an INCLUSIVE 0 for pred < 0 (before tile 0). __ballot_sync(0xffffffff, flag == INCLUSIVE)
-  // tells every lane which lanes saw an inclusive prefix; the lowest one (__ffs(ballot) - 1) is the
-  // nearest. Add the values of the lanes up to and including it (ch08::warp_sum gives every lane
-  // the sum; lanes past it add 0) to `exclusive` and stop; with no INCLUSIVE in the window add all
-  // 32 values and move the window 32 tiles back. Every lane must take part in every ballot and
-  // warp_sum (keep the loop's exit the same in all lanes). Only ever wait on tiles below `tile`:
-  // a later tile may never publish (its block may not even have started), and a negative index is
-  // out of bounds; either way the test would hang or crash instead of failing.
-  // As written the tile takes 0 for the sum of its predecessors without reading them: every tile
-  // after the first starts its prefixes from 0 again (wrong from the second tile on, but it never
-  // waits, so it cannot hang).
+  // TODO(student): the look-back over the predecessors' published status, a warp at a time. Hints:
+  // exercises/README.md, exercise ch08/05. As written the tile takes 0 for the sum of its
+  // predecessors without reading them: every tile after the first starts its prefixes from 0 again
+  // (wrong from the second tile on, but it never waits, so it cannot hang).
   if (lane == 0) status.publish(tile, ch08::kTileInclusive, exclusive + aggregate);
   return exclusive;
 }

@@ -52,11 +52,9 @@ __global__ void ex06_kernel(const T* __restrict__ in, std::size_t n, Map map, ha
   }
   __syncthreads();  // every count done before the fold reads them
 
-  // TODO(student): the fold. Thread b takes bins b, b + blockDim.x, ... (every bin exactly one
-  // thread); for each, add up the `warps` copies of that bin (copy w starts at smem + w * bins) and,
-  // if the block saw the bin at all, add the total to out[b] with one atomicAdd (other blocks add to
-  // the same bins; out holds harness::Count, 64-bit). As written only warp 0's copy is folded: at
-  // block 32 (one warp) that is right, from block 64 on the samples the other warps counted are lost.
+  // TODO(student): the fold of the warps' copies into the global histogram. Hints:
+  // exercises/README.md, exercise ch08/06. As written only warp 0's copy is folded: at block 32
+  // (one warp) that is right, from block 64 on the samples the other warps counted are lost.
   for (int b = threadIdx.x; b < bins; b += blockDim.x) {
     const unsigned count = smem[b];
     if (count != 0) atomicAdd(&out[b], harness::Count{count});

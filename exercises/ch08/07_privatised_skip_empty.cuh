@@ -46,17 +46,17 @@ __global__ void ex07_kernel(const T* __restrict__ in, std::size_t n, Map map, ha
 
   for (std::size_t i = harness::global_thread_id(); i < n; i += harness::grid_threads()) {
     const int bin = harness::bin_of(map, in[i]);
-    // TODO(student): count the sample in the block's histogram. Many threads may count the same
-    // bin at the same moment (all 32 lanes of a warp on one-bin data). As written the count is a
-    // plain read-modify-write, and concurrent counts of one bin are lost.
+    // TODO(student): count the sample in the block's histogram. Hints: exercises/README.md,
+    // exercise ch08/07. As written the count is a plain read-modify-write, and concurrent counts of
+    // one bin are lost.
     if (bin >= 0) s_hist[bin] += 1u;
   }
   __syncthreads();  // every count done before the fold reads them
 
   for (int b = threadIdx.x; b < bins; b += blockDim.x) {
     const unsigned count = s_hist[b];
-    // TODO(student): add the block's count of bin b to out[b] (64-bit harness::Count), skipping the
-    // bins the block never saw. Every block adds to the same global bins. As written each block
+    // TODO(student): add the block's count of bin b to the global histogram, skipping the bins the
+    // block never saw. Hints: exercises/README.md, exercise ch08/07. As written each block
     // overwrites out[b] with its own count, so only one block's samples survive (and empty bins are
     // written too).
     out[b] = harness::Count{count};

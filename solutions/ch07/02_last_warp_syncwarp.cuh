@@ -13,7 +13,7 @@
 //! A right answer: the check passes for every size, block 64..1024 and float / double / int. A
 //! right sum is not the whole answer here (the racy form usually sums right too): the program is
 //! only correct if compute-sanitizer --tool racecheck reports no hazards on it, which
-//! scripts/run_sanitizers.py checks for stage 6.
+//! scripts/maintainers/run_sanitizers.py checks for stage 6.
 //!
 //! Why this works: at each level every lane first publishes its partial (sdata[tid] = sum), the
 //! warp meets at __syncwarp() (which also orders shared-memory accesses among the lanes), every lane

@@ -5,8 +5,8 @@
 //! __syncthreads(): each warp sums its 32 lanes by shuffles, lane 0 of each warp writes the warp's
 //! sum to shared memory, one barrier, then warp 0 sums those Block / 32 values by shuffles.
 //! Builds on: stage 9's block_sum_one_barrier (ch07_reduction_opt/block_sum_one_barrier.cuh);
-//! stage 7's warp_shuffle_sum is included (exercise 01 writes it), and the grid-stride loop and
-//! grid rule are stage 8's, not part of the exercise.
+//! the warp sum is warp_shuffle_sum of exercise ch07/01, solved in this folder,
+//! and the grid-stride loop and grid rule are stage 8's, not part of the exercise.
 //! Build and check: scripts/exercise.sh ch07/05
 //!   (or: cmake --build build --target exercise_ch07_05 && ctest --test-dir build -L exercise -R ch07_05)
 //! A right answer: the check passes for every size, every block size 32..1024 (block 32 has a
@@ -27,7 +27,7 @@
 #include "kernel_support.cuh"
 #include "reduce_problem.hpp"
 #include "reduce_grids.cuh"
-#include "warp_sum.cuh"
+#include "01_warp_shuffle_sum.cuh"  // exercise ch07/01 in this folder: warp_shuffle_sum
 
 namespace ex07 {
 
@@ -39,13 +39,13 @@ __device__ __forceinline__ T block_sum_one_barrier(T sum) {
   __shared__ T warp_sums[kWarps];
   const unsigned lane = threadIdx.x % 32;
   const unsigned warp = threadIdx.x / 32;
-  sum = ch07::warp_shuffle_sum(sum);
+  sum = ex07::warp_shuffle_sum(sum);
   if constexpr (kWarps == 1) {
     return sum;
   } else {
     if (lane == 0) warp_sums[warp] = sum;
     __syncthreads();
-    if (warp == 0) sum = ch07::warp_shuffle_sum(lane < kWarps ? warp_sums[lane] : T(0));
+    if (warp == 0) sum = ex07::warp_shuffle_sum(lane < kWarps ? warp_sums[lane] : T(0));
     return sum;
   }
 }
