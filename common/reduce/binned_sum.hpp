@@ -100,11 +100,11 @@ template <class T>
 BINNED_HD constexpr int binned_max_level() { return BinnedFormat<T>::kMaxLevel; }
 //! Largest n whose sum is always exact in the 64-bit bin sums: below 2^(64 - W) elements.
 template <class T>
-constexpr std::size_t binned_max_elements() { return (std::size_t{1} << (64 - BinnedFormat<T>::kBinBits)) - 1; }
+BINNED_HD constexpr std::size_t binned_max_elements() { return (std::size_t{1} << (64 - BinnedFormat<T>::kBinBits)) - 1; }
 //! Deposits a thread may make before its T bin sums must move to the integers: 2^(p - W), half of
 //! what keeps every bin sum below 2^p units.
 template <class T>
-constexpr long long binned_deposits_per_flush() {
+BINNED_HD constexpr long long binned_deposits_per_flush() {
   return 1LL << (BinnedFormat<T>::kMantissa - BinnedFormat<T>::kBinBits);
 }
 
@@ -271,20 +271,12 @@ BINNED_HD void binned_flush(BinnedPartial& p, T (&acc)[kBinnedBins]) {
 //! Brings p up to `level` (>= p.level): bin k becomes bin k + (level - p.level); the bins that
 //! shift past the last are dropped, as if every value had been deposited at `level`.
 BINNED_HD void binned_align(BinnedPartial& p, int level) {
-  const int s = level - p.level;
-  long long out[kBinnedBins];
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-  for (int k = 0; k < kBinnedBins; ++k) {
-    out[k] = 0;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int j = 0; j < kBinnedBins; ++j)
-      if (j + s == k) out[k] = p.bins[j];  // compile-time j and k: selects, no local memory
-  }
-  for (int k = 0; k < kBinnedBins; ++k) p.bins[k] = out[k];
+  static_assert(kBinnedBins == 3, "the selects below are written out for three bins");
+  const int s = level - p.level;  // written out as selects: no array indexed by a run-time value
+  const long long b0 = p.bins[0], b1 = p.bins[1], b2 = p.bins[2];
+  p.bins[0] = s == 0 ? b0 : 0;
+  p.bins[1] = s == 0 ? b1 : (s == 1 ? b0 : 0);
+  p.bins[2] = s == 0 ? b2 : (s == 1 ? b1 : (s == 2 ? b0 : 0));
   p.level = level;
 }
 
