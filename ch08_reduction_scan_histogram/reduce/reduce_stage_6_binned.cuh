@@ -142,14 +142,11 @@ __device__ __forceinline__ harness::BinnedPartial binned_thread_sum(const T* __r
   const std::size_t tid = harness::global_thread_id();
   const std::size_t stride = harness::grid_threads();
 
-  const auto misalign = reinterpret_cast<std::uintptr_t>(in) % sizeof(V);
-  std::size_t head = misalign == 0 ? 0 : (sizeof(V) - misalign) / sizeof(T);
-  if (head > n) head = n;
-  const std::size_t nvec = (n - head) / kLanes;
-  const V* __restrict__ vin = reinterpret_cast<const V*>(in + head);
+  const harness::Vec16Split<T> split = harness::vec16_split(in, n);
+  const std::size_t head = split.head, nvec = split.count, tail = split.tail;
+  const V* __restrict__ vin = split.vectors;
 
   BinnedThread<T> th;
-  const std::size_t tail = head + nvec * kLanes;  // fewer than kLanes elements remain after it
   if (tid < head || tail + tid < n) {             // the scalars: at most one of each per thread
     T x[1] = {tid < head ? in[tid] : T(0)};
     binned_thread_add(th, x);

@@ -108,35 +108,34 @@ BINNED_HD constexpr long long binned_deposits_per_flush() {
   return 1LL << (BinnedFormat<T>::kMantissa - BinnedFormat<T>::kBinBits);
 }
 
+//! The T whose bits are `bits`.
+template <class T>
+BINNED_HD T binned_from_bits(typename BinnedFormat<T>::Bits bits) {
+  T x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
 //! 2^e as T, for e in T's normal range, built from its bits (exact, no library call).
 template <class T>
 BINNED_HD T binned_pow2(int e) {
   using F = BinnedFormat<T>;
-  const auto bits = static_cast<typename F::Bits>(e + F::kExponentBias) << (F::kMantissa - 1);
-  T x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
+  return binned_from_bits<T>(static_cast<typename F::Bits>(e + F::kExponentBias) << (F::kMantissa - 1));
 }
 
 //! +infinity as T.
 template <class T>
 BINNED_HD T binned_infinity() {
   using F = BinnedFormat<T>;
-  const auto bits = static_cast<typename F::Bits>(2 * F::kExponentBias + 1) << (F::kMantissa - 1);
-  T x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
+  return binned_from_bits<T>(static_cast<typename F::Bits>(2 * F::kExponentBias + 1) << (F::kMantissa - 1));
 }
 
 //! The quiet NaN every binned sum returns (the same bits on the CPU and the GPU).
 template <class T>
 BINNED_HD T binned_nan() {
   using F = BinnedFormat<T>;
-  const auto bits = (static_cast<typename F::Bits>(2 * F::kExponentBias + 1) << (F::kMantissa - 1)) |
-                    (static_cast<typename F::Bits>(1) << (F::kMantissa - 2));
-  T x;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
+  return binned_from_bits<T>((static_cast<typename F::Bits>(2 * F::kExponentBias + 1) << (F::kMantissa - 1)) |
+                             (static_cast<typename F::Bits>(1) << (F::kMantissa - 2)));
 }
 
 //! The scale of level L: 2^(-L·W). A value times it is in units of the level's top bin.

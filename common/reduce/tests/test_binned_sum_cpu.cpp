@@ -15,6 +15,8 @@
 #include "binned_sum.hpp"
 #include "catch.hpp"
 #include "inputs.hpp"
+#include "reduce_problem.hpp"
+#include "reduce_reference.hpp"
 
 using namespace harness;
 
@@ -225,4 +227,38 @@ TEST_CASE("binned sum: the largest n whose bins stay exact", "[cpu][binned]") {
   CHECK(binned_max_elements<float>() + 1 == std::size_t{1} << 51);
   CHECK(binned_max_elements<double>() + 1 == std::size_t{1} << 36);
   CHECK(binned_deposits_per_flush<float>() == 2048);
+}
+
+TEMPLATE_TEST_CASE("a binned stage's check: the CPU's bits pass, one unit in the last place off fails",
+                   "[cpu][binned][selftest]", float, double) {
+  using T = TestType;
+  // The check reduce_stage_6 is held to on data that is not exact (Reduce::check, Caps::binned):
+  // proven able to fail, without a GPU, on an output one unit in the last place away.
+  const std::vector<T> v = data<T>(100003, "signed", 17);
+  const ReduceReference ref = compute_reference(v.data(), v.size(), Op::sum);
+  REQUIRE(ref.has_binned);
+  Stage<Reduce> s;
+  s.name = "binned_check";
+  s.caps.binned = true;
+  ReduceArgs a;
+  a.type = dtype_of<T>();
+  a.n = v.size();
+  const T right = static_cast<T>(ref.binned);
+  CHECK(bits_of(right) == bits_of(binned_sum_cpu(v.data(), v.size())));
+  const Verification pass = Reduce::check(s, a, ref, &right, false);
+  INFO(pass.message);
+  CHECK(pass.ok);
+  CHECK(pass.kind == CheckKind::exact);
+  for (T wrong : {std::nextafter(right, std::numeric_limits<T>::infinity()), std::nextafter(right, -std::numeric_limits<T>::infinity()),
+                  -right, binned_nan<T>()}) {
+    const Verification fail = Reduce::check(s, a, ref, &wrong, false);
+    INFO(fail.message);
+    CHECK_FALSE(fail.ok);
+  }
+  // The same stage without Caps::binned is held to the depth bound instead, which a unit in the
+  // last place passes: the bit check is what makes the difference.
+  s.caps.binned = false;
+  s.depth = [](const ReduceArgs&) { return 100.0; };
+  const T near = std::nextafter(right, std::numeric_limits<T>::infinity());
+  CHECK(Reduce::check(s, a, ref, &near, false).ok);
 }
