@@ -33,6 +33,15 @@ add_test(NAME cpu.sass_claims_ch08_scan
 set_tests_properties(cpu.sass_claims_ch08_scan PROPERTIES
   LABELS "cpu;sass;ch08" SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} TIMEOUT 600
   ENVIRONMENT "CUDACXX=${CMAKE_CUDA_COMPILER}")
+# Chapter 8 reduction's binned sum (ch08_reduction_scan_histogram/reduce/tests/sass_claims.json):
+# the deposit's instructions, stage 6's loads, barriers and registers.
+add_test(NAME cpu.sass_claims_ch08_reduce
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/sass_check.py
+                 ${PROJECT_SOURCE_DIR}/ch08_reduction_scan_histogram/reduce/tests/sass_claims.json
+                 --nvcc ${CMAKE_CUDA_COMPILER} ${_sass_ccbin} --work-dir ${PROJECT_BINARY_DIR}/sass)
+set_tests_properties(cpu.sass_claims_ch08_reduce PROPERTIES
+  LABELS "cpu;sass;ch08" SKIP_RETURN_CODE ${TUTORIAL_SKIP_CODE} TIMEOUT 600
+  ENVIRONMENT "CUDACXX=${CMAKE_CUDA_COMPILER}")
 # The checker itself: its parsing, and a deliberately wrong claim that it must report FAILED.
 add_test(NAME cpu.sass_checker
          COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/maintainers/tests/test_sass_check.py)

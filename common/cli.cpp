@@ -151,9 +151,19 @@ void add_run_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
   }
   if (std::find(which.types.begin(), which.types.end(), o.type) == which.types.end())
     o.type = which.types.front();
-  app.add_option("--type", o.type, "Element type: " + CLI::detail::join(which.types, ", "))
-      ->check(CLI::IsMember(types))
-      ->capture_default_str();
+  CLI::Option* type = app.add_option("--type", o.type, "Element type: " + CLI::detail::join(which.types, ", "));
+  type->capture_default_str();
+  if (which.types_instead.empty()) {
+    type->check(CLI::IsMember(types));
+  } else {  // the refusal names what to run instead
+    const std::string accepted = CLI::detail::join(which.types, ", "), instead = which.types_instead;
+    type->check(CLI::Validator(
+        [types, accepted, instead](std::string& v) -> std::string {
+          if (std::find(types.begin(), types.end(), v) != types.end()) return {};
+          return "type " + v + " is not supported (" + accepted + "); run " + instead + " instead";
+        },
+        "TYPE", "type"));
+  }
   o.dist = which.dists.front();
   app.add_option("--dist", o.dist, which.dist_help)
       ->check(CLI::IsMember(which.dists))

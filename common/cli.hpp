@@ -51,6 +51,9 @@ struct OptionSet {
   std::vector<std::string> types{"float", "double", "int"};  //!< --type values accepted
   std::vector<std::string> dists{"signed", "uniform", "skewed", "exact"};  //!< --dist values; the first is the default
   std::string dist_help = "Input distribution";  //!< help text of --dist
+  //! What to run for a --type not in `types` (a stage program's Stage::instead); empty: the refusal
+  //! only lists the types accepted.
+  std::string types_instead;
 };
 
 //! Adds the common flags to `app`, writing into `opts`.

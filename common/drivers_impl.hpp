@@ -55,6 +55,7 @@ void add_problem_flags(CLI::App& app, RunOptions& o, typename P::Config& config,
       if (std::find(which.types.begin(), which.types.end(), dtype_name(t)) == which.types.end())
         which.types.push_back(dtype_name(t));
   }
+  if (!ladder && stages.size() == 1) which.types_instead = stages.front()->instead;
   which.dists = P::dist_names();
   which.dist_help = P::dist_help();
   add_run_options(app, o, which);

@@ -36,7 +36,8 @@ template <class P>
 void validate_config(const Stage<P>& stage, const typename P::Args& a) {
   auto fail = [&](const std::string& what) { throw UsageError(stage.name + ": " + what); };
   if (std::find(stage.types.begin(), stage.types.end(), a.type) == stage.types.end())
-    fail(std::string("type ") + dtype_name(a.type) + " is not supported");
+    fail(std::string("type ") + dtype_name(a.type) + " is not supported" +
+         (stage.instead.empty() ? std::string() : "; run " + stage.instead + " instead"));
   if (!is_power_of_two(a.block) || a.block < stage.min_block || a.block > stage.max_block) {
     std::ostringstream m;
     m << "block size " << a.block << " is not supported: it must be a power of two from "

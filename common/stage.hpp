@@ -97,7 +97,8 @@ struct Stage {
   //! Any further rule of the device (e.g. the resident threads per SM a tuning is compiled for):
   //! why the stage cannot run with these arguments under `limits`, empty when it can; null: none.
   std::function<std::string(const Args&, const DeviceLimits& limits)> device_rule;
-  //! What to run where this stage cannot, e.g. "scan_stage_7" (said in the refusal).
+  //! What to run where this stage cannot, e.g. "scan_stage_7" (said in the refusal, and where a
+  //! type or a problem's option the stage does not offer is refused).
   std::string instead;
 
   //! Enqueues the whole algorithm on args.stream (zeroing, every pass). Called with n > 0 and

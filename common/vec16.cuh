@@ -4,6 +4,9 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <cstddef>
+#include <cstdint>
+
 namespace harness {
 
 //! The 16-byte vector type used to load and store T: float4, double2 or int4.
@@ -35,5 +38,29 @@ struct Vec16<int> {
 //! Elements in one 16-byte vector: 4 float or int, 2 double.
 template <class T>
 inline constexpr int kVecItems = static_cast<int>(16 / sizeof(T));
+
+//! n elements at `in` seen as 16-byte vectors: `head` scalars up to the first 16-byte boundary,
+//! `count` whole vectors from `vectors`, then the scalars from element `tail` to n (fewer than one
+//! vector). Every element is in exactly one of the three parts; any element-aligned `in` works.
+template <class T>
+struct Vec16Split {
+  std::size_t head;                         //!< scalars before the first 16-byte boundary (<= n)
+  std::size_t count;                        //!< whole vectors after them
+  const typename Vec16<T>::type* vectors;   //!< in + head, 16-byte aligned
+  std::size_t tail;                         //!< index of the first scalar after the vectors
+};
+
+//! Splits in[0..n) into a scalar head, 16-byte vectors and a scalar tail (Vec16Split).
+//! @param[in] in n elements, aligned to sizeof(T)
+//! @param[in] n number of elements (any value)
+template <class T>
+__device__ __forceinline__ Vec16Split<T> vec16_split(const T* in, std::size_t n) {
+  using V = typename Vec16<T>::type;
+  const auto misalign = reinterpret_cast<std::uintptr_t>(in) % sizeof(V);
+  std::size_t head = misalign == 0 ? 0 : (sizeof(V) - misalign) / sizeof(T);
+  if (head > n) head = n;
+  const std::size_t count = (n - head) / kVecItems<T>;
+  return {head, count, reinterpret_cast<const V*>(in + head), head + count * kVecItems<T>};
+}
 
 }  // namespace harness

@@ -8,17 +8,29 @@
 //  - "two-pass": stage 4 as the chapter builds it: partials to memory, then one block folds them in
 //    index order. Same grid, same block size, same partials: one result, bit for bit.
 //
+// With --shapes, then the step past run to run: the same input summed by stage 5 (the fastest
+// two-pass stage, deterministic run to run) at every block size from 64 to 1024 and several grids
+// (1 block, the SM count, the full wave stage 5 runs at by default, twice that), a table of its
+// result's bits per (block, grid), each pattern lettered; then the same table for stage 6, the
+// binned sum, whose bits must not change; and each one's error against the CPU's double sum (the
+// exact sum for +-1 data). A GPU with another SM count runs another full wave: the grids columns
+// show what that does to stage 5's bits. Float and double only.
+//
 // Both kernels are compiled once, in the chapter's library ch08_reduce, which this program links.
 // Integer sums are exact, so with --type int both columns give one result (addition of integers is
 // associative). Exit code: 0 when the two-pass result was one bit pattern and both passed their
 // checks (on random floats each result is held to its depth bound, or "not checked" where that bound
-// is looser than the sum; the atomic grid's bound is the looser one: see the output); 1 otherwise;
-// 2 for bad flags; 77 without a GPU.
+// is looser than the sum; the atomic grid's bound is the looser one: see the output), and with
+// --shapes when stage 6 gave one pattern, the CPU's binned sum; 1 otherwise; 2 for bad flags; 77
+// without a GPU.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "cuda_raii.hpp"
@@ -62,6 +74,45 @@ void print_counts(const char* what, const std::map<std::uint64_t, int>& counts, 
   }
 }
 
+// One stage's table of bits over block sizes and grids: each distinct pattern gets a letter (a, b,
+// ...) and its value, error against the CPU reference and shapes are listed under the table.
+// Returns the number of distinct patterns; `all_ok` goes false if a run failed its check.
+std::size_t shapes_table(harness::Session<harness::Reduce>& session, const harness::Stage<harness::Reduce>& stage,
+                         const std::vector<int>& blocks, const std::vector<std::size_t>& grids,
+                         const std::vector<std::string>& grid_names, bool& all_ok) {
+  const harness::DType out = harness::Reduce::output_type(stage, session.args_for(stage, blocks.front(), 0));
+  std::vector<std::uint64_t> patterns;  // in order of first appearance
+  std::map<std::uint64_t, double> error;
+  std::printf("\n%s (%s): the result's bits per block size (rows) and grid (columns)\n", stage.name.c_str(),
+              stage.label.c_str());
+  std::printf("%-8s", "block");
+  for (const std::string& g : grid_names) std::printf(" %-14s", g.c_str());
+  std::printf("\n");
+  for (int block : blocks) {
+    std::printf("%-8d", block);
+    for (std::size_t grid : grids) {
+      const harness::ReduceArgs a = session.args_for(stage, block, grid);
+      const harness::Verification v = session.run_and_check(stage, a);
+      all_ok = all_ok && v.ok;
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, session.last_output().data(), session.last_output().size());
+      auto it = std::find(patterns.begin(), patterns.end(), bits);
+      if (it == patterns.end()) it = patterns.insert(patterns.end(), bits);
+      error[bits] = v.abs_err;
+      char cell[32];
+      std::snprintf(cell, sizeof cell, "%c %0*llx%s", static_cast<char>('a' + (it - patterns.begin()) % 26),
+                    out == harness::DType::f32 ? 8 : 16, static_cast<unsigned long long>(bits), v.ok ? "" : "!");
+      std::printf(" %-14s", cell);
+    }
+    std::printf("\n");
+  }
+  std::printf("%zu distinct result%s:\n", patterns.size(), patterns.size() == 1 ? "" : "s");
+  for (std::size_t k = 0; k < patterns.size(); ++k)
+    std::printf("  %c = %s, |error| against the CPU's double sum %.3g\n", static_cast<char>('a' + k % 26),
+                describe(patterns[k], out).c_str(), error[patterns[k]]);
+  return patterns.size();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -84,6 +135,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"signed", "uniform", "skewed", "exact"}))
       ->capture_default_str();
   app.add_option("--seed", o.seed, "Seed of the input generator")->capture_default_str();
+  bool shapes = false;
+  app.add_flag("--shapes", shapes,
+               "Then the bits of stage 5's sum (deterministic run to run) at every block size 64..1024 and several "
+               "grids, against stage 6's (the binned sum: the same bits on any block, grid and GPU); float and double");
   if (auto rc = harness::parse_command_line(app, o, argc, argv)) return *rc;
 
   return harness::run_program("atomic_vs_deterministic", [&]() -> int {
@@ -100,6 +155,9 @@ int main(int argc, char** argv) {
     harness::ensure_host_memory(harness::checked_bytes(o.n, harness::dtype_size(type), "--n " + o.n_text),
                                 "the input, " + std::to_string(o.n) + " " + harness::dtype_name(type) + " elements,");
     harness::validate_config(stage4, probe);
+    const harness::Stage<harness::Reduce> stage5 = ch08::reduce_stage_named("reduce_stage_5");
+    const harness::Stage<harness::Reduce> stage6 = ch08::reduce_stage_named("reduce_stage_6");
+    if (shapes) harness::validate_config(stage6, probe);  // float or double only
 
     const harness::DeviceInfo dev = harness::query_device();
     harness::Stream stream;
@@ -137,8 +195,37 @@ int main(int argc, char** argv) {
     std::printf("             check: %s; %d of %d passed (%s)\n", harness::check_name(last_two_pass.kind),
                 two_pass_ok, runs, last_two_pass.message.c_str());
     std::printf("CPU reference (double / exact): %.17g\n", session.reference().value);
-    const bool ok = two_pass_counts.size() == 1 && two_pass_ok == runs && atomic_ok == runs;
+    bool ok = two_pass_counts.size() == 1 && two_pass_ok == runs && atomic_ok == runs;
     if (!ok) std::fprintf(stderr, "atomic_vs_deterministic: stage 4 was NOT deterministic, or a check failed\n");
+    if (shapes) {
+      // Grids: one block, the SM count, stage 5's full wave (its default here), twice that.
+      const std::size_t wave = harness::grid_of(stage5, session.args_for(stage5, 256, 0));
+      const auto sms = static_cast<std::size_t>(dev.sm_count);
+      const std::vector<std::size_t> grids{1, sms, wave, 2 * wave};
+      const std::vector<std::string> names{"grid 1", "grid " + std::to_string(sms) + " (SMs)",
+                                           "grid " + std::to_string(wave) + " (wave)", "grid " + std::to_string(2 * wave)};
+      const std::vector<int> blocks{64, 128, 256, 512, 1024};
+      bool shapes_ok = true;
+      std::printf("\nThe same input on other shapes: %zu grids x %zu block sizes ('!' marks a failed check)\n",
+                  grids.size(), blocks.size());
+      shapes_table(session, stage5, blocks, grids, names, shapes_ok);
+      const std::size_t stage6_patterns = shapes_table(session, stage6, blocks, grids, names, shapes_ok);
+      std::printf("CPU binned sum (binned_sum_cpu): %s\n",
+                  describe([&] {
+                    std::uint64_t b = 0;
+                    if (out_type == harness::DType::f32) {
+                      const float f = static_cast<float>(session.reference().binned);
+                      std::memcpy(&b, &f, sizeof f);
+                    } else {
+                      std::memcpy(&b, &session.reference().binned, sizeof(double));
+                    }
+                    return b;
+                  }(), out_type).c_str());
+      if (stage6_patterns != 1 || !shapes_ok) {
+        std::fprintf(stderr, "atomic_vs_deterministic: stage 6 gave %zu bit patterns, or a check failed\n", stage6_patterns);
+        ok = false;
+      }
+    }
     return ok ? 0 : harness::kExitFailure;
   });
 }

@@ -1,6 +1,8 @@
 // Chapter 8's reduction stages collected in ladder order: each header holds one stage's kernel, its
 // two-pass launch and its description; this file compiles them once for the ladder and the tests.
-// Stage 4's header also holds its atomic-finish contrast, handed out by reduce_stage_4_atomic_finish.
+// Stage 4's header also holds its atomic-finish contrast, handed out by reduce_stage_4_atomic_finish;
+// stage 6 (the binned sum, float and double sums only) and CUB's gpu_to_gpu sum (cub_gpu_to_gpu.cu,
+// built where CCCL 3.1 is given) join the ladder after stages 0 to 5.
 #include <stdexcept>
 
 #include "ch08_reduce_stages.hpp"
@@ -10,6 +12,8 @@
 #include "reduce_stage_3_warp_shuffle.cuh"
 #include "reduce_stage_4_block_reduce.cuh"
 #include "reduce_stage_5_vectorized.cuh"
+#include "reduce_stage_6_binned.cuh"
+#include "cub_gpu_to_gpu.hpp"
 
 namespace ch08 {
 
@@ -18,8 +22,15 @@ std::vector<harness::Stage<harness::Reduce>> all_reduce_stages() {
           reduce_stage_3_stage(), reduce_stage_4_stage(), reduce_stage_5_stage()};
 }
 
+std::vector<harness::Stage<harness::Reduce>> ladder_reduce_stages() {
+  std::vector<harness::Stage<harness::Reduce>> stages = all_reduce_stages();
+  stages.push_back(reduce_stage_6_stage());
+  stages.push_back(cub_gpu_to_gpu_stage());
+  return stages;
+}
+
 harness::Stage<harness::Reduce> reduce_stage_named(const std::string& name) {
-  for (auto& s : all_reduce_stages())
+  for (auto& s : ladder_reduce_stages())
     if (s.name == name) return s;
   throw std::out_of_range("no chapter-8 reduction stage is called " + name);
 }

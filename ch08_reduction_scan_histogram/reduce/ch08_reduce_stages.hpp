@@ -1,9 +1,10 @@
 //! @file ch08_reduce_stages.hpp
 //! @brief Chapter 8's reduction stages as one list, for the ladder and the tests. Each stage lives
 //! in its own header (`reduce_stage_<N>_<idea>.cuh`: the kernel, its two-pass launch, its Stage
-//! value); this list only collects them. Every stage reduces float, double or int with sum, max or
-//! min, block sizes 32..1024, and finishes with a one-block second pass (no atomics:
-//! deterministic). Int sums are exact: accumulated in long long, output int64.
+//! value); this list only collects them. Stages 0 to 5 reduce float, double or int with sum, max or
+//! min, block sizes 32..1024, and finish with a one-block second pass (no atomics: deterministic
+//! run to run). Int sums are exact: accumulated in long long, output int64. Stage 6 sums float and
+//! double with the same bits on any block size, grid and GPU.
 #pragma once
 #include <string>
 #include <vector>
@@ -13,10 +14,16 @@
 //! Chapter 8: reduction (sections 8.2 to 8.6), scan and histogram.
 namespace ch08 {
 
-//! Every reduction stage of the chapter, in ladder order.
+//! The chapter's six reduction stages, 0 to 5, in ladder order: each takes sum, max and min over
+//! float, double and int.
 std::vector<harness::Stage<harness::Reduce>> all_reduce_stages();
 
-//! The reduction stage called `name` ("reduce_stage_0" .. "reduce_stage_5").
+//! What reduce_ladder_ch08 runs: all_reduce_stages, then stage 6 (the binned sum: the same bits for
+//! any block, grid and GPU; float and double sums only) and CUB's gpu_to_gpu sum, the library's
+//! reproducible sum, where this build has CCCL 3.1 (else the ladder skips it with one line).
+std::vector<harness::Stage<harness::Reduce>> ladder_reduce_stages();
+
+//! The reduction stage called `name` ("reduce_stage_0" .. "reduce_stage_6", "cub_gpu_to_gpu").
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Reduce> reduce_stage_named(const std::string& name);
 

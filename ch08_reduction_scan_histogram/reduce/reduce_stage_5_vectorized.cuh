@@ -78,11 +78,9 @@ __device__ __forceinline__ accumulator_t<Op, T> grid_stride_fold_vec16(const T* 
   const std::size_t tid = harness::global_thread_id();
   const std::size_t stride = harness::grid_threads();
 
-  const auto misalign = reinterpret_cast<std::uintptr_t>(in) % sizeof(V);
-  std::size_t head = misalign == 0 ? 0 : (sizeof(V) - misalign) / sizeof(T);
-  if (head > n) head = n;
-  const std::size_t nvec = (n - head) / kLanes;
-  const V* __restrict__ vin = reinterpret_cast<const V*>(in + head);
+  const harness::Vec16Split<T> split = harness::vec16_split(in, n);
+  const std::size_t head = split.head, nvec = split.count;
+  const V* __restrict__ vin = split.vectors;
 
   Acc acc[kVectorLoads];
 #pragma unroll
@@ -99,7 +97,7 @@ __device__ __forceinline__ accumulator_t<Op, T> grid_stride_fold_vec16(const T* 
   }
   for (; i < nvec; i += stride) acc[0] = op(acc[0], fold_lanes<Acc>(vin[i], op));
 
-  const std::size_t tail = head + nvec * kLanes;  // fewer than kLanes elements remain
+  const std::size_t tail = split.tail;  // fewer than kLanes elements remain
   if (tail + tid < n) acc[0] = op(acc[0], static_cast<Acc>(in[tail + tid]));
 
   static_assert(kVectorLoads == 4, "the line below folds exactly four accumulators");

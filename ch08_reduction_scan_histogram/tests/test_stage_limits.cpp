@@ -178,7 +178,7 @@ TEST_CASE("every stage's defaults fit every reader's GPU", "[cpu][limits]") {
   int checks = 0;
   checks += check_defaults(ch07::all_stages());
   checks += check_defaults(ch07::partials_stages());
-  checks += check_defaults(ch08::all_reduce_stages());
+  checks += check_defaults(ch08::ladder_reduce_stages());
   checks += check_defaults(std::vector<Stage<Reduce>>{ch08::reduce_stage_4_atomic_finish()});
   checks += check_defaults(ch08::all_scan_stages());
   checks += check_defaults(ch08::scan_stage_7_knob_stages());

@@ -9,6 +9,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "binned_sum.hpp"
 #include "cub_reduce.hpp"
 #include "cuda_check.hpp"
 #include "drivers_impl.hpp"
@@ -24,6 +25,33 @@ std::string fmt(const char* f, double a, double b, double c = 0, double d = 0) {
   return buf;
 }
 
+// A binned stage's check on data that is not exact: its output's bits must be the CPU's binned
+// sum's (ReduceReference::binned); the error against the double reference is reported alongside.
+Verification check_binned(Verification v, const void* out, DType out_type, const ReduceReference& ref) {
+  unsigned char want[8];
+  const std::size_t size = dtype_size(out_type);
+  if (out_type == DType::f32) {
+    const float f = static_cast<float>(ref.binned);  // exact: it was a float
+    std::memcpy(want, &f, sizeof f);
+  } else {
+    std::memcpy(want, &ref.binned, sizeof ref.binned);
+  }
+  v.kind = CheckKind::exact;
+  v.ok = std::memcmp(out, want, size) == 0;
+  v.abs_err = std::fabs(v.got - ref.value);
+  if (std::isnan(v.abs_err)) v.abs_err = (std::isnan(v.got) && std::isnan(ref.value)) || v.got == ref.value ? 0 : INFINITY;
+  std::uint64_t got_bits = 0, want_bits = 0;
+  std::memcpy(&got_bits, out, size);
+  std::memcpy(&want_bits, want, size);
+  const int digits = static_cast<int>(2 * size);
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "bits 0x%0*llx %s the CPU's binned sum 0x%0*llx (%.9g); |err| against the double sum %.3g",
+                digits, static_cast<unsigned long long>(got_bits), v.ok ? "==" : "!=", digits,
+                static_cast<unsigned long long>(want_bits), ref.binned, v.abs_err);
+  v.message = buf;
+  return v;
+}
+
 }  // namespace
 
 void Reduce::add_flags(CLI::App& app, Config& c, const std::vector<const Stage<Reduce>*>& stages) {
@@ -31,10 +59,14 @@ void Reduce::add_flags(CLI::App& app, Config& c, const std::vector<const Stage<R
   for (const Stage<Reduce>* s : stages)
     for (Op op : s->caps.ops)
       if (std::find(ops.begin(), ops.end(), op_name(op)) == ops.end()) ops.push_back(op_name(op));
-  if (ops.size() < 2) return;  // a sum-only stage takes no --op
-  app.add_option_function<std::string>("--op", [&c](const std::string& s) { c.op = parse_op(s); },
-                                       "Reduction operator: " + CLI::detail::join(ops, ", ") + " (default sum)")
-      ->check(CLI::IsMember(ops));
+  // A binned stage (stage 6) sums only, but it takes --op so that max and min are refused with a
+  // line that names the stage to run instead (Reduce::validate), not as an unknown flag.
+  const bool binned = std::any_of(stages.begin(), stages.end(), [](const Stage<Reduce>* s) { return s->caps.binned; });
+  if (ops.size() < 2 && !binned) return;  // a sum-only stage takes no --op
+  std::string help = "Reduction operator: " + CLI::detail::join(ops, ", ") + " (default sum)";
+  if (ops.size() < 2) help = "Reduction operator: sum only (max and min are refused, naming the stage that runs them)";
+  app.add_option_function<std::string>("--op", [&c](const std::string& s) { c.op = parse_op(s); }, help)
+      ->check(CLI::IsMember({"sum", "max", "min"}));
 }
 
 std::string Reduce::describe(const Config& c) { return std::string("op ") + op_name(c.op); }
@@ -67,7 +99,14 @@ Reduce::Reference Reduce::reference(DType type, const Config& c, std::vector<uns
 
 void Reduce::validate(const Stage<Reduce>& s, const Args& a) {
   if (std::find(s.caps.ops.begin(), s.caps.ops.end(), a.op) == s.caps.ops.end())
-    throw UsageError(s.name + ": operator " + op_name(a.op) + " is not supported");
+    throw UsageError(s.name + ": operator " + op_name(a.op) + " is not supported" +
+                     (s.instead.empty() ? std::string() : "; run " + s.instead + " instead"));
+  if (s.caps.binned) {
+    const std::size_t most = a.type == DType::f64 ? binned_max_elements<double>() : binned_max_elements<float>();
+    if (a.n > most)
+      throw UsageError(s.name + ": n = " + std::to_string(a.n) + " is past the " + std::to_string(most) +
+                       " elements whose binned sum its 64-bit bins always hold exactly");
+  }
 }
 
 DType Reduce::output_type(const Stage<Reduce>& s, const Args& a) {
@@ -93,6 +132,7 @@ Verification Reduce::check(const Stage<Reduce>& s, const Args& a, const Referenc
       std::memcpy(&got, out, sizeof got);
     }
     v.got = got;
+    if (s.caps.binned && ref.has_binned && !exact_data) return check_binned(v, out, out_type, ref);
     if (std::isnan(ref.value) || std::isnan(got)) {
       v.kind = CheckKind::exact;
       v.ok = std::isnan(ref.value) && std::isnan(got);

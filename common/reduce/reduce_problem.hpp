@@ -36,6 +36,10 @@ struct Reduce {
     std::vector<Op> ops{Op::sum};  //!< operators
     //! Output type for an input type and operator; null means the input type.
     DType (*out_type)(DType in, Op op) = nullptr;
+    //! The stage returns the binned sum (binned_sum.hpp: the same bits for any order, block and
+    //! grid): on data that is not exact its check is bit equality with ReduceReference::binned, and
+    //! n is refused past binned_max_elements.
+    bool binned = false;
   };
   //! The run settings a reduction has besides n, type, block and grid.
   struct Config {
@@ -76,7 +80,8 @@ struct Reduce {
   // --- launch -------------------------------------------------------------------------------
   //! Copies the operator into the launch arguments.
   static void apply(const Config& c, Args& a) { a.op = c.op; }
-  //! The operator must be one the stage offers. @throws UsageError
+  //! The operator must be one the stage offers (the refusal names Stage::instead, if any); a
+  //! binned stage takes at most binned_max_elements of its type. @throws UsageError
   static void validate(const Stage<Reduce>& s, const Args& a);
   //! The stage's output type for these arguments (Caps::out_type, else the input type).
   static DType output_type(const Stage<Reduce>& s, const Args& a);
@@ -87,6 +92,9 @@ struct Reduce {
 
   // --- check and report ---------------------------------------------------------------------
   //! Compares the output with the reference:
+  //! - a binned stage (Caps::binned) on data that is not exact: the same bits as the CPU's binned
+  //!   sum (CheckKind::exact; NaN and infinities included), with the error against the double
+  //!   reference reported;
   //! - exact data, integer outputs, max and min: equality (CheckKind::exact); for max/min a NaN
   //!   reference needs a NaN result, -0.0 equals +0.0; an int32 output whose exact sum does not fit
   //!   fails with an overflow message;

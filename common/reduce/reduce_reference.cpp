@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "binned_sum.hpp"
 #include "inputs.hpp"
 
 namespace harness {
@@ -76,6 +77,8 @@ ReduceReference compute_reference(const T* a, std::size_t n, Op op) {
   if constexpr (std::is_floating_point_v<T>) {
     if (op == Op::sum) {
       r.value = sum;
+      r.binned = static_cast<double>(binned_sum_cpu(a, n));
+      r.has_binned = true;
     } else if (r.has_nan) {
       r.value = std::numeric_limits<double>::quiet_NaN();
     } else if (!any) {

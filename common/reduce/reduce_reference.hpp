@@ -21,11 +21,16 @@ struct ReduceReference {
   long long exact = 0;        //!< ints: the exact sum (int64, no wrap), max or min
   double abs_sum = 0;         //!< sum of |a_i| in double, for the error bound
   bool has_nan = false;       //!< some element is NaN
+  //! Float and double sums: the binned sum of the elements (binned_sum_cpu, held exactly as a
+  //! double), which a stage whose Reduce::Caps::binned is set must return bit for bit.
+  double binned = 0;
+  bool has_binned = false;    //!< `binned` was computed (a sum of float or double)
 };
 
 //! Reduces `a[0..n)` with `op` on the CPU using every core; the chunking is fixed, so the result
 //! does not depend on the number of threads. Sums of floats accumulate in double; sums of ints in
 //! int64, exactly. n = 0 gives the identity (0 for sum, -inf/+inf or INT_MIN/INT_MAX for max/min).
+//! A sum of floats or doubles also gets its binned sum (ReduceReference::binned).
 //! @tparam T float, double or int (the instantiations in reference.cpp)
 template <class T>
 ReduceReference compute_reference(const T* a, std::size_t n, Op op);
