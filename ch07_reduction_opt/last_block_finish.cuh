@@ -24,7 +24,7 @@ inline constexpr std::size_t kTicketBytes = 16;
 //! Who puts the ticket counter back to zero for the next launch.
 enum class TicketReset {
   by_launch,       //!< the launch zeroes it before the kernel (stage 11: a memset, one more launch)
-  by_last_block    //!< the block that draws the last ticket stores 0 (stage 12: no zeroing launch)
+  by_last_block    //!< the block that draws the last ticket takes gridDim.x back off (stage 12: no zeroing launch)
 };
 
 //! The last-block finish: thread 0 of each block stores `block_sum` to partials[blockIdx.x] and
@@ -33,9 +33,12 @@ enum class TicketReset {
 //! order, so the same bits on every run) and thread 0 writes the result. Nobody waits for anybody.
 //! @tparam T float, double or int
 //! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x; every thread calls
-//! @tparam Reset TicketReset::by_last_block: the last block also stores 0 to the counter, after
-//!         every block of this launch has taken its ticket, so the next launch in stream order
-//!         finds it zero (two launches in flight on one workspace at once are not allowed)
+//! @tparam Reset TicketReset::by_last_block: the last block also subtracts gridDim.x from the
+//!         counter (an atomic fetch_sub, not a store of 0), so the next launch in stream order finds
+//!         it where this launch found it: zero after a launch that started from zero, and not zero
+//!         after one that started from anything else, whatever the order of the blocks' tickets
+//!         (a store of 0 could land after a late block's ticket and hide a counter that did not
+//!         start at zero). Two launches in flight on one workspace at once are not allowed.
 //! @param[in] block_sum in thread 0, this block's sum (other threads: ignored)
 //! @param[out] partials gridDim.x elements of scratch (their old contents are unused)
 //! @param[in,out] retired the ticket counter: zero when the kernel starts
@@ -50,10 +53,10 @@ __device__ __forceinline__ void finish_in_last_block(T block_sum, T* partials, u
     cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*retired);
     const unsigned ticket = tickets.fetch_add(1u, cuda::memory_order_acq_rel);
     is_last_block = (ticket == gridDim.x - 1);
-    // Every block of this launch has taken its ticket: nobody reads the counter again before the
-    // kernel ends, and the next kernel in the stream starts after it.
+    // The counter back to where this launch found it: gridDim.x tickets were taken. Nobody reads it
+    // again before the kernel ends, and the next kernel in the stream starts after it.
     if constexpr (Reset == TicketReset::by_last_block)
-      if (is_last_block) tickets.store(0u, cuda::memory_order_relaxed);
+      if (is_last_block) tickets.fetch_sub(gridDim.x, cuda::memory_order_relaxed);
   }
   __syncthreads();  // hands thread 0's decision (and what its acquire ordered) to the block
   if (!is_last_block) return;

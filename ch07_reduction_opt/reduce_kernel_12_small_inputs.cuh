@@ -7,7 +7,7 @@
 //! launch costs (the program launch_cost), both measured on an H100, not yet on the H200. Stage 11
 //! enqueues two operations per run: a memset of its ticket counter, then the kernel;
 //! CUB's DeviceReduce launches two kernels above a few thousand items. Changed against stage 11:
-//!   - no zeroing launch. The block that draws the last ticket stores 0 back into the counter
+//!   - no zeroing launch. The block that draws the last ticket takes the grid's tickets back off the counter
 //!     (finish_in_last_block with TicketReset::by_last_block, last_block_finish.cuh), so the next
 //!     launch on the same workspace finds it zero. The workspace's ticket must be zero before the
 //!     first launch: the harness zeroes it once when it prepares the workspace

@@ -166,9 +166,10 @@ const DeviceLimits& current_device_limits() {
     d = apply_limits_setting(d, env);
     if (!d.lowered.empty())
       std::fprintf(stderr, "note: TUTORIAL_DEVICE_LIMITS=%s: running as if this GPU had %s of shared memory per block, "
-                           "%s of memory, compute capability %d.%d, %d threads per SM\n",
+                           "%s of memory, compute capability %d.%d, %d threads per SM%s%s\n",
                    d.lowered.c_str(), bytes_text(d.smem_per_block).c_str(), bytes_text(d.memory_bytes).c_str(),
-                   d.cc / 10, d.cc % 10, d.max_threads_per_sm);
+                   d.cc / 10, d.cc % 10, d.max_threads_per_sm, d.host_bytes ? ", on a host with " : "",
+                   d.host_bytes ? (bytes_text(d.host_bytes) + " of memory").c_str() : "");
   }
   return cache.emplace(dev, d).first->second;
 }

@@ -354,6 +354,8 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program) {
 
   return run_program(stage.name, [&]() -> int {
     const DType type = parse_dtype(o.type);
+    // Sizes first, before anything asks the GPU: an overflow or an input past the host's memory.
+    const std::size_t input_bytes = detail::check_host_memory_for<P>(type, config, o);
     // Without --block: the stage's default block, lowered where this GPU's shared memory per block
     // cannot hold it (the limits need the GPU: without one, the static default, and the program
     // stops at query_device below with the no-GPU message).
@@ -361,7 +363,6 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program) {
       o.block = default_block_of(stage);
       if (gpu_available()) o.block = default_block_of(stage, detail::probe_args<P>(type, config, o), current_device_limits());
     }
-    const std::size_t input_bytes = detail::check_host_memory_for<P>(type, config, o);
     const typename P::Args probe = detail::probe_args<P>(type, config, o);
     validate_config(stage, probe);
     for (const std::string* path : {&o.csv, &o.json})

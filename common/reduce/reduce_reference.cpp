@@ -12,8 +12,29 @@ namespace harness {
 
 namespace {
 
+// Neumaier's compensated sum (Neumaier 1974, the improved Kahan-Babuska sum): `sum` is the running
+// total and `carry` the rounding errors of its additions, each recovered exactly (no product, so no
+// contraction into an FMA can change it). sum + carry is within about 2 eps |total| plus n eps^2
+// sum|a_i| of the exact sum, far inside any stage's depth bound: a plain double sum of 2^26 double
+// inputs can be off by more than the bound of the stage it checks.
+struct CompensatedSum {
+  double sum = 0, carry = 0;
+  void add(double v) {
+    const double t = sum + v;
+    if (std::isfinite(t))  // past infinity (or NaN) there is no rounding error to keep: inf - inf is NaN
+      carry += std::fabs(sum) >= std::fabs(v) ? (sum - t) + v : (v - t) + sum;
+    sum = t;
+  }
+  void add(const CompensatedSum& o) {
+    add(o.sum);
+    add(o.carry);
+  }
+  double value() const { return sum + carry; }
+};
+
 struct Partial {
-  double sum = 0, abs_sum = 0;
+  CompensatedSum sum;
+  double abs_sum = 0;
   long long isum = 0;
   double best = 0;
   long long ibest = 0;
@@ -32,7 +53,7 @@ ReduceReference compute_reference(const T* a, std::size_t n, Op op) {
       const T v = a[i];
       if constexpr (std::is_floating_point_v<T>) {
         if (std::isnan(v)) p.nan = true;
-        p.sum += static_cast<double>(v);
+        p.sum.add(static_cast<double>(v));
         p.abs_sum += std::fabs(static_cast<double>(v));
         const double d = static_cast<double>(v);
         if (!std::isnan(v) && (!p.any || (op == Op::max ? d > p.best : d < p.best))) {
@@ -55,13 +76,13 @@ ReduceReference compute_reference(const T* a, std::size_t n, Op op) {
   r.op = op;
   r.type = dtype_of<T>();
   r.n = n;
-  double sum = 0;
+  CompensatedSum sum;
   long long isum = 0;
   bool any = false;
   double best = 0;
   long long ibest = 0;
   for (const Partial& p : parts) {
-    sum += p.sum;
+    sum.add(p.sum);
     isum += p.isum;
     r.abs_sum += p.abs_sum;
     r.has_nan = r.has_nan || p.nan;
@@ -76,7 +97,7 @@ ReduceReference compute_reference(const T* a, std::size_t n, Op op) {
 
   if constexpr (std::is_floating_point_v<T>) {
     if (op == Op::sum) {
-      r.value = sum;
+      r.value = sum.value();
       r.binned = static_cast<double>(binned_sum_cpu(a, n));
       r.has_binned = true;
     } else if (r.has_nan) {

@@ -1,5 +1,5 @@
 //! @file reduce_reference.hpp
-//! @brief CPU references for reductions: sums accumulated in double (or exactly, for integers),
+//! @brief CPU references for reductions: sums accumulated in double with Neumaier's compensation (or exactly, for integers),
 //! maxima and minima, and the sum of absolute values that the error bound needs.
 #pragma once
 #include <cstddef>
@@ -17,7 +17,7 @@ struct ReduceReference {
   Op op = Op::sum;            //!< the operator
   DType type = DType::f32;    //!< element type of the input
   std::size_t n = 0;          //!< number of elements
-  double value = 0;           //!< floats: sum in double, or the max/min; ints: the exact value as double
+  double value = 0;           //!< floats: the compensated sum in double, or the max/min; ints: the exact value as double
   long long exact = 0;        //!< ints: the exact sum (int64, no wrap), max or min
   double abs_sum = 0;         //!< sum of |a_i| in double, for the error bound
   bool has_nan = false;       //!< some element is NaN
@@ -28,7 +28,9 @@ struct ReduceReference {
 };
 
 //! Reduces `a[0..n)` with `op` on the CPU using every core; the chunking is fixed, so the result
-//! does not depend on the number of threads. Sums of floats accumulate in double; sums of ints in
+//! does not depend on the number of threads. Sums of floats and doubles accumulate in double with
+//! Neumaier's compensation (within about 2 eps of the exact sum, so a stage's error is not lost in
+//! the reference's own); sums of ints in
 //! int64, exactly. n = 0 gives the identity (0 for sum, -inf/+inf or INT_MIN/INT_MAX for max/min).
 //! A sum of floats or doubles also gets its binned sum (ReduceReference::binned).
 //! @tparam T float, double or int (the instantiations in reference.cpp)
