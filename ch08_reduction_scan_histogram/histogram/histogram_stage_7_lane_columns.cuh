@@ -50,6 +50,7 @@
 #include "histogram_grid.hpp"
 #include "histogram_problem.hpp"
 #include "histogram_sample_type.hpp"
+#include "histogram_stage_4_vector_loads.cuh"  // its Stage record, which stage 7 starts from
 #include "histogram_vector_loads.cuh"
 #include "kernel_support.cuh"
 #include "stage.hpp"
