@@ -62,6 +62,43 @@ void add_problem_flags(CLI::App& app, RunOptions& o, typename P::Config& config,
   P::add_flags(app, config, stages);
 }
 
+//! Throws std::logic_error unless `program` has one form for every combination of its flags'
+//! values: each form gives a value of every flag, and no two forms give the same values.
+template <class P>
+void check_forms(const StageProgram<P>& program) {
+  std::size_t combinations = 1;
+  for (const VariantFlag& f : program.flags) combinations *= f.names.size();
+  const std::string& name = program.stage().name;
+  if (program.forms.size() != combinations)
+    throw std::logic_error(name + ": " + std::to_string(program.forms.size()) + " forms for " +
+                           std::to_string(combinations) + " combinations of the variant flags");
+  for (std::size_t i = 0; i < program.forms.size(); ++i) {
+    const std::vector<std::string>& v = program.forms[i].values;
+    bool valid = v.size() == program.flags.size();
+    for (std::size_t k = 0; valid && k < v.size(); ++k) valid = std::count(program.flags[k].names.begin(), program.flags[k].names.end(), v[k]) == 1;
+    for (std::size_t j = 0; valid && j < i; ++j) valid = program.forms[j].values != v;
+    if (!valid) throw std::logic_error(name + ": form " + std::to_string(i) + " names no new combination of the variant flags");
+  }
+}
+
+//! Adds each of `flags` that has a choice (two values or more) to `app`, bound to its entry of
+//! `chosen`, which starts at every flag's default (its first value).
+inline void add_form_flags(CLI::App& app, const std::vector<VariantFlag>& flags, std::vector<std::string>& chosen) {
+  chosen.clear();
+  for (const VariantFlag& f : flags) chosen.push_back(f.names.front());
+  for (std::size_t k = 0; k < flags.size(); ++k)
+    if (flags[k].names.size() > 1)
+      app.add_option(flags[k].flag, chosen[k], flags[k].help)->check(CLI::IsMember(flags[k].names))->capture_default_str();
+}
+
+//! The stage of the form whose values are `chosen` (check_forms has made sure there is one).
+template <class P>
+const Stage<P>& form_chosen(const StageProgram<P>& program, const std::vector<std::string>& chosen) {
+  for (const StageForm<P>& f : program.forms)
+    if (f.values == chosen) return f.stage;
+  throw std::logic_error(program.stage().name + ": no form for these flags");
+}
+
 //! Timing options from the command line.
 inline TimingOptions timing_from(const RunOptions& o) {
   TimingOptions t;
@@ -318,39 +355,19 @@ int size_ladder(const LadderSpec<P>& spec, RunOptions o, const typename P::Confi
 
 template <class P>
 int stage_main(int argc, char** argv, const StageProgram<P>& program) {
-  const Stage<P>& first = program.variants.front();
+  detail::check_forms(program);
+  const Stage<P>& first = program.stage();
   CLI::App app{first.name + ": " + first.label + ". " + first.change + " (" + first.source + ")",
                first.name};
   RunOptions o;
   typename P::Config config;
   std::vector<const Stage<P>*> all;
-  for (const Stage<P>& v : program.variants) all.push_back(&v);
+  for (const StageForm<P>& f : program.forms) all.push_back(&f.stage);
   detail::add_problem_flags<P>(app, o, config, all, /*ladder=*/false);
-  // The variant flags: variant_flag first, then more_flags; the forms are every combination.
-  std::vector<VariantFlag> flags;
-  if (!program.variant_flag.empty() || !program.variant_names.empty())
-    flags.push_back({program.variant_flag, program.variant_names, program.variant_help});
-  flags.insert(flags.end(), program.more_flags.begin(), program.more_flags.end());
-  std::size_t forms = 1;
-  for (const VariantFlag& f : flags) forms *= f.names.size();
-  if (forms != program.variants.size())
-    throw std::logic_error(first.name + ": " + std::to_string(program.variants.size()) +
-                           " variants for " + std::to_string(forms) + " combinations of the variant flags");
-  std::vector<std::string> chosen;
-  for (const VariantFlag& f : flags) chosen.push_back(f.names.front());
-  for (std::size_t k = 0; k < flags.size(); ++k)
-    if (flags[k].names.size() > 1)
-      app.add_option(flags[k].flag, chosen[k], flags[k].help)
-          ->check(CLI::IsMember(flags[k].names))
-          ->capture_default_str();
+  std::vector<std::string> chosen;  // each flag's value, its default until parsed
+  detail::add_form_flags(app, program.flags, chosen);
   if (auto rc = parse_command_line(app, o, argc, argv)) return *rc;
-  std::size_t pick = 0;
-  for (std::size_t k = 0; k < flags.size(); ++k) {
-    const auto& names = flags[k].names;
-    pick = pick * names.size() +
-           static_cast<std::size_t>(std::find(names.begin(), names.end(), chosen[k]) - names.begin());
-  }
-  const Stage<P>& stage = program.variants[pick];
+  const Stage<P>& stage = detail::form_chosen(program, chosen);
 
   return run_program(stage.name, [&]() -> int {
     const DType type = parse_dtype(o.type);
