@@ -71,17 +71,11 @@ inline void launch_reduce_kernel_9(const harness::ReduceArgs& a) {
 
 //! Stage 9 as the harness runs it: the program `reduce_kernel_9`, the ladder and the tests.
 inline harness::Stage<harness::Reduce> reduce_kernel_9_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_kernel_9";
-  s.label = "one-barrier block sum";
-  s.change = "the block sum by warp shuffles, one shared-memory round and one barrier per block (stage 9b: a tree with "
-             "a barrier per level to stride 32)";
-  s.source = "this tutorial (past the article)";
-  s.grid_stride = true;
-  s.grid_for = coarsened_grid;
-  s.depth = [](const harness::ReduceArgs& a) { return coarsened_depth(a, vectorized_sum_depth(kUnroll)); };
-  s.launch = launch_reduce_kernel_9;
-  return s;
+  return coarsened_stage({"reduce_kernel_9", "one-barrier block sum",
+                          "the block sum by warp shuffles, one shared-memory round and one barrier per block "
+                          "(stage 9b: a tree with a barrier per level to stride 32)",
+                          "this tutorial (past the article)"},
+                         kUnroll, launch_reduce_kernel_9);
 }
 
 }  // namespace ch07

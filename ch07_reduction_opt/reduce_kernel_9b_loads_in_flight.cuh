@@ -74,16 +74,11 @@ inline void launch_reduce_kernel_9b(const harness::ReduceArgs& a) {
 
 //! Stage 9b as the harness runs it: the program `reduce_kernel_9b`, the ladder and the tests.
 inline harness::Stage<harness::Reduce> reduce_kernel_9b_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_kernel_9b";
-  s.label = "4 loads in flight, 4 accumulators";
-  s.change = "four independent 16-byte loads per loop trip, issued before any is used, into four accumulators";
-  s.source = "this tutorial (past the article)";
-  s.grid_stride = true;
-  s.grid_for = coarsened_grid;
-  s.depth = [](const harness::ReduceArgs& a) { return coarsened_depth(a, vectorized_sum_depth(kUnroll)); };
-  s.launch = launch_reduce_kernel_9b;
-  return s;
+  return coarsened_stage({"reduce_kernel_9b", "4 loads in flight, 4 accumulators",
+                          "four independent 16-byte loads per loop trip, issued before any is used, into four "
+                          "accumulators",
+                          "this tutorial (past the article)"},
+                         kUnroll, launch_reduce_kernel_9b);
 }
 
 }  // namespace ch07

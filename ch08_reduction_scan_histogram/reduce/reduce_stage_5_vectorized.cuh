@@ -41,6 +41,7 @@
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_ops.cuh"
+#include "reduce_second_pass.cuh"
 #include "vec16.cuh"
 #include "block_folds.cuh"
 #include "grid_stride.cuh"
@@ -157,28 +158,21 @@ inline void launch_reduce_stage_5(const harness::ReduceArgs& a) {
   });
 }
 
+//! What one thread of stage 5 goes through on `grid` blocks before the block tree: at most
+//! ceil(n / (grid x Block)) elements, plus the lanes' and accumulators' folds, the head and the tail.
+inline double reduce_stage_5_per_thread(const harness::ReduceArgs& a, std::size_t grid) {
+  return grid_stride_per_thread(a, grid) + 2 * kVectorLoads + 4;
+}
+
 //! Stage 5 as the harness runs it: the program `reduce_stage_5`, the ladder, the tests and the
 //! multi-GPU sum (each GPU's shard).
 inline harness::Stage<harness::Reduce> reduce_stage_5_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_stage_5";
-  s.label = "16-byte loads, 4 in flight";
-  s.change = "16-byte loads, four issued per thread before any is used, into four accumulators (64 bytes in flight per thread); stage 4's one-barrier block reduction";
-  s.source = "chapter 8, section 8.6, fed as chapter 7's stage 9 (16-byte loads, four in flight)";
-  s.caps = two_pass_caps();
-  s.deterministic = true;
-  s.grid_stride = true;
-  s.grid_for = reduce_stage_5_grid;
-  s.workspace_bytes = [](const harness::ReduceArgs& a) { return partials_bytes(a, reduce_stage_5_grid(a)); };
-  s.depth = [](const harness::ReduceArgs& a) {
-    // Per thread: at most ceil(n / (grid x Block)) elements, plus the lanes' and accumulators' folds,
-    // the head and the tail; then the block tree and the second pass (two_pass_depth).
-    const std::size_t grid = reduce_stage_5_grid(a);
-    const double per_thread = static_cast<double>(harness::blocks_for(a.n, a.block)) / static_cast<double>(grid) + 1;
-    return two_pass_depth(a, per_thread + 2 * kVectorLoads + 4, grid);
-  };
-  s.launch = launch_reduce_stage_5;
-  return s;
+  return grid_stride_stage(
+      {"reduce_stage_5", "16-byte loads, 4 in flight",
+       "16-byte loads, four issued per thread before any is used, into four accumulators (64 bytes in flight "
+       "per thread); stage 4's one-barrier block reduction",
+       "chapter 8, section 8.6, fed as chapter 7's stage 9 (16-byte loads, four in flight)"},
+      reduce_stage_5_grid, launch_reduce_stage_5, reduce_stage_5_per_thread);
 }
 
 }  // namespace ch08
