@@ -17,8 +17,8 @@
 //! What the compiler makes of it (test cpu.sass_claims_ch07, SASS for sm_90, float, block 256):
 //! 5 LDG.E.128 (16 bytes each: four in the unrolled loop, one in the loop over the remaining whole
 //! vectors), 1 BAR.SYNC against stage 9b's 4, no spills.
-//! What the profiler shows: DRAM throughput rises towards the streaming read's (45.8% -> 77.0% of
-//! peak against stage 8 at 2^24, ch07_profile_claims.md); barriers per block fall to one.
+//! What the profiler shows: DRAM throughput (% of peak) rises towards the streaming read's against
+//! stage 8 at 2^24 (docs/results/H200/profile/ch07_profile_claims.md); barriers per block fall to one.
 //! The accumulation (thread_sum_vectorized.cuh) and the block sum (block_sum_one_barrier.cuh) have
 //! their own headers, since stage 11 uses them too; the grid is stage 8's (reduce_grids.cuh).
 #pragma once

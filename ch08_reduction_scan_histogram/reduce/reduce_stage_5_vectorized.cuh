@@ -1,14 +1,14 @@
 //! @file reduce_stage_5_vectorized.cuh
 //! @brief Stage 5 (past the chapter's sections; what makes section 8.6's "over 90% of peak" true on
-//! an H200): more bytes in flight per thread. 16-byte loads, four of them issued before any is used,
+//! today's GPUs): more bytes in flight per thread. 16-byte loads, four of them issued before any is used,
 //! into four accumulators; then stage 4's complete block reduction.
 //!
 //! Changed against stage 4: the block reduction is the same (block_fold, one barrier); the loop that
 //! feeds it is not. Stages 2 to 4 read one 4-byte element per loop trip into one accumulator, and the
 //! next trip's fold needs that load: about one load in flight per thread. By Little's law, the bytes
-//! in flight the GPU needs to stream at full speed are bandwidth x latency: at about 4.8 TB/s and
+//! in flight the GPU needs to stream at full speed are bandwidth x latency: at the peak bandwidth and
 //! the DRAM latency that chapter 7 derives from its stage 8's counters
-//! (ch07_reduction_opt/stages_9_11.md), more than 4 bytes times the 270,000 resident threads (this
+//! (ch07_reduction_opt/stages_9_11.md), more than 4 bytes times the resident threads (this
 //! folder's README.md has the figures). Stages 2 to 4 do stop near half
 //! the peak whatever their tree, their warps waiting on global loads (long scoreboard,
 //! docs/results/H200/profile/ch08_profile_claims.md). Stage 5 loads 16 bytes per instruction
@@ -23,9 +23,9 @@
 //! Determinism: the fold order is fixed by n, the input's alignment, the block and the grid (grid-
 //! stride order, the vector's lanes, the four accumulators, then stage 4's shuffle tree and the
 //! second pass in index order): the same bits on every run.
-//! What the profiler shows against stage 4: DRAM throughput rises towards the copy's (48.6% ->
-//! 75.8%
-//! of peak at 2^24 floats, ch08_profile_claims.md; chapter 7's stage 9 goes from 45.8% to 77.0%);
+//! What the profiler shows against stage 4: DRAM throughput (% of peak) rises towards the copy's at
+//! 2^24 floats (docs/results/H200/profile/ch08_profile_claims.md; chapter 7's stage 9 against its
+//! stage 8 in docs/results/H200/profile/ch07_profile_claims.md);
 //! global load instructions per byte fall 4x (LDG.E.128 in chapter 7's SASS check of the same loop,
 //! not of this kernel); barriers stay at one per block.
 //! Source: chapter 7's stage 9 (reduce_kernel_9_vectorized.cuh), with chapter 8's operators and its
