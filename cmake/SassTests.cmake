@@ -36,7 +36,7 @@ set_tests_properties(cpu.sass_claims_ch08_scan PROPERTIES
 # Chapter 8 reduction's binned sum (ch08_reduction_scan_histogram/reduce/tests/sass_claims.json):
 # the deposit's instructions, stage 6's loads, barriers and registers.
 add_test(NAME cpu.sass_claims_ch08_reduce
-         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/sass_check.py
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/maintainers/sass_check.py
                  ${PROJECT_SOURCE_DIR}/ch08_reduction_scan_histogram/reduce/tests/sass_claims.json
                  --nvcc ${CMAKE_CUDA_COMPILER} ${_sass_ccbin} --work-dir ${PROJECT_BINARY_DIR}/sass)
 set_tests_properties(cpu.sass_claims_ch08_reduce PROPERTIES

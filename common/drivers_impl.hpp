@@ -39,7 +39,7 @@
 #include "measure.hpp"
 #include "program.hpp"
 #include "report.hpp"
-#include "roofline.hpp"
+#include "roofline_model.hpp"
 
 namespace harness {
 

@@ -75,7 +75,6 @@ __device__ __forceinline__ accumulator_t<Op, T> grid_stride_fold_vec16(const T* 
                                                                        std::size_t n, Op op) {
   using Acc = accumulator_t<Op, T>;
   using V = typename harness::Vec16<T>::type;
-  constexpr std::size_t kLanes = sizeof(V) / sizeof(T);
   const std::size_t tid = harness::global_thread_id();
   const std::size_t stride = harness::grid_threads();
 
@@ -98,7 +97,7 @@ __device__ __forceinline__ accumulator_t<Op, T> grid_stride_fold_vec16(const T* 
   }
   for (; i < nvec; i += stride) acc[0] = op(acc[0], fold_lanes<Acc>(vin[i], op));
 
-  const std::size_t tail = split.tail;  // fewer than kLanes elements remain
+  const std::size_t tail = split.tail;  // fewer than one vector's elements remain
   if (tail + tid < n) acc[0] = op(acc[0], static_cast<Acc>(in[tail + tid]));
 
   static_assert(kVectorLoads == 4, "the line below folds exactly four accumulators");
