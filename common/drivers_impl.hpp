@@ -755,7 +755,7 @@ inline std::vector<std::string> ladder_row(const Measurement& m, const std::stri
 }
 
 //! The `#` of a table's row: the stage number of `stage`, where a table's forms named
-//! "<stage>_<key>" (reduce_kernel_3_partials) are numbered as <stage>.
+//! `STAGE_KEY` (reduce_kernel_3_partials: key "partials") are numbered as `STAGE`.
 inline std::string row_number(std::string stage, const std::string& key) {
   const std::string suffix = "_" + key;
   if (!key.empty() && stage.size() > suffix.size() &&
