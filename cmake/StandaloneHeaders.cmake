@@ -4,7 +4,7 @@
 # the order of its chapter's library and nowhere else) fails here.
 #   ctest --test-dir build -R standalone_headers
 # The translation units form the object library standalone_headers, outside `all`: the CPU test
-# cpu.standalone_headers builds it (TIME on two cores), the default build does not.
+# cpu.standalone_headers builds it (about 100 s on two cores), the default build does not.
 if(NOT TUTORIAL_BUILD_TESTS)
   return()
 endif()
