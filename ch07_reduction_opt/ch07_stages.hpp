@@ -48,22 +48,29 @@ inline harness::VariantFlag finish_flag() {
 
 //! The program reduce_kernel_0: the stage of reduce_kernel_0_atomic.cuh.
 harness::StageProgram<harness::Reduce> reduce_kernel_0_program();
-//! The program reduce_kernel_1 (reduce_kernel_1_interleaved_modulo.cuh): `--finish partials` (the default) or `atomic`.
+//! The program reduce_kernel_1 (reduce_kernel_1_interleaved_modulo.cuh):
+//! `--finish partials` (the default) or `atomic`.
 harness::StageProgram<harness::Reduce> reduce_kernel_1_program();
-//! The program reduce_kernel_2 (reduce_kernel_2_register_accumulator.cuh): `--finish partials` (the default) or `atomic`.
+//! The program reduce_kernel_2 (reduce_kernel_2_register_accumulator.cuh):
+//! `--finish partials` (the default) or `atomic`.
 harness::StageProgram<harness::Reduce> reduce_kernel_2_program();
-//! The program reduce_kernel_3 (reduce_kernel_3_strided_index.cuh): `--finish partials` (the default) or `atomic`.
+//! The program reduce_kernel_3 (reduce_kernel_3_strided_index.cuh):
+//! `--finish partials` (the default) or `atomic`.
 harness::StageProgram<harness::Reduce> reduce_kernel_3_program();
-//! The program reduce_kernel_4 (reduce_kernel_4_sequential_addressing.cuh): `--finish partials` (the default) or `atomic`.
+//! The program reduce_kernel_4 (reduce_kernel_4_sequential_addressing.cuh):
+//! `--finish partials` (the default) or `atomic`.
 harness::StageProgram<harness::Reduce> reduce_kernel_4_program();
-//! The program reduce_kernel_5 (reduce_kernel_5_unrolled.cuh): `--finish partials` (the default) or `atomic`.
+//! The program reduce_kernel_5 (reduce_kernel_5_unrolled.cuh):
+//! `--finish partials` (the default) or `atomic`.
 harness::StageProgram<harness::Reduce> reduce_kernel_5_program();
-//! The program reduce_kernel_6 (reduce_kernel_6_last_warp_unrolled.cuh): `--last-warp syncwarp` (the default) or `volatile`, each
-//! with `--finish partials` (the default) or `atomic`.
+//! The program reduce_kernel_6 (reduce_kernel_6_last_warp_unrolled.cuh): `--last-warp syncwarp`
+//! (the default) or `volatile`, each with `--finish partials` (the default) or `atomic`.
 harness::StageProgram<harness::Reduce> reduce_kernel_6_program();
-//! The program reduce_kernel_7 (reduce_kernel_7_warp_shuffle.cuh): `--finish partials` (the default) or `atomic`.
+//! The program reduce_kernel_7 (reduce_kernel_7_warp_shuffle.cuh):
+//! `--finish partials` (the default) or `atomic`.
 harness::StageProgram<harness::Reduce> reduce_kernel_7_program();
-//! The program reduce_kernel_8 (reduce_kernel_8_coarsened.cuh): `--finish partials` (the default) or `atomic`.
+//! The program reduce_kernel_8 (reduce_kernel_8_coarsened.cuh):
+//! `--finish partials` (the default) or `atomic`.
 harness::StageProgram<harness::Reduce> reduce_kernel_8_program();
 //! The program reduce_kernel_9a: the stage of reduce_kernel_9a_vector_loads.cuh.
 harness::StageProgram<harness::Reduce> reduce_kernel_9a_program();

@@ -26,7 +26,8 @@ harness::Stage<harness::Histogram> histogram_stage_named(const std::string& name
 
 //! The program histogram_stage_0: the stage of histogram_stage_0_global_atomics.cuh.
 harness::StageProgram<harness::Histogram> histogram_stage_0_program();
-//! The program histogram_stage_1: the stage of histogram_stage_1_privatised.cuh, `--skip-empty on` (the default) or `off`.
+//! The program histogram_stage_1: the stage of histogram_stage_1_privatised.cuh,
+//! `--skip-empty on` (the default) or `off`.
 harness::StageProgram<harness::Histogram> histogram_stage_1_program();
 //! The program histogram_stage_2: the stage of histogram_stage_2_per_warp.cuh.
 harness::StageProgram<harness::Histogram> histogram_stage_2_program();
@@ -38,7 +39,8 @@ harness::StageProgram<harness::Histogram> histogram_stage_4_program();
 harness::StageProgram<harness::Histogram> histogram_stage_5_program();
 //! The program histogram_stage_6: the stage of histogram_stage_6_vector_runs.cuh.
 harness::StageProgram<harness::Histogram> histogram_stage_6_program();
-//! The program histogram_stage_7: the stage of histogram_stage_7_lane_columns.cuh, `--copies 1` (the default), `2` or `4`.
+//! The program histogram_stage_7: the stage of histogram_stage_7_lane_columns.cuh,
+//! `--copies 1` (the default), `2` or `4`.
 harness::StageProgram<harness::Histogram> histogram_stage_7_program();
 
 }  // namespace ch08

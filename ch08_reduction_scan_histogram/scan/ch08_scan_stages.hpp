@@ -56,9 +56,11 @@ harness::StageProgram<harness::Scan> scan_stage_4_program();
 harness::StageProgram<harness::Scan> scan_stage_5_program();
 //! The program scan_stage_6: the stage of scan_stage_6_more_items.cuh.
 harness::StageProgram<harness::Scan> scan_stage_6_program();
-//! The program scan_stage_7: the stage of scan_stage_7_streaming.cuh, in the forms of `--tuning` (scan_stage_7_knob_stages).
+//! The program scan_stage_7: the stage of scan_stage_7_streaming.cuh, in the forms of `--tuning`
+//! (scan_stage_7_knob_stages).
 harness::StageProgram<harness::Scan> scan_stage_7_program();
-//! The program scan_stage_8: the stage of scan_stage_8_bulk_copy_pipeline.cuh, in the forms of `--pipeline` (scan_stage_8_shape_stages, scan_stage_8_shapes.cuh).
+//! The program scan_stage_8: the stage of scan_stage_8_bulk_copy_pipeline.cuh, in the forms of
+//! `--pipeline` (scan_stage_8_shape_stages, scan_stage_8_shapes.cuh).
 harness::StageProgram<harness::Scan> scan_stage_8_program();
 //! The program scan_stage_9: the stage of scan_stage_9_small_inputs.cuh.
 harness::StageProgram<harness::Scan> scan_stage_9_program();
