@@ -1,6 +1,8 @@
-// Chapter 7's stages collected in ladder order: each header below holds one stage's kernel, its
-// launch and its description; this file only compiles them once for the ladder and the tests.
+// Chapter 7's stages collected in ladder order, and each stage program's forms: each header below
+// holds one stage's kernel, its launch and its description; this file only compiles them once for
+// the stage programs, the ladder and the tests.
 #include <stdexcept>
+#include <utility>
 
 #include "ch07_stages.hpp"
 #include "reduce_kernel_0_atomic.cuh"
@@ -78,5 +80,55 @@ harness::Stage<harness::Reduce> stage_named(const std::string& name) {
     if (s.name == name) return s;
   throw std::out_of_range("no chapter-7 stage is called " + name);
 }
+
+namespace {
+
+//! The program of one of stages 1 to 8 but 6: `--finish partials` (the default) or `atomic`.
+harness::StageProgram<harness::Reduce> finish_program(harness::Stage<harness::Reduce> partials,
+                                                      harness::Stage<harness::Reduce> atomic) {
+  return harness::program_by_flag<harness::Reduce>(finish_flag(), {std::move(partials), std::move(atomic)});
+}
+
+}  // namespace
+
+harness::StageProgram<harness::Reduce> reduce_kernel_0_program() { return reduce_kernel_0_stage(); }
+harness::StageProgram<harness::Reduce> reduce_kernel_1_program() {
+  return finish_program(reduce_kernel_1_stage<Finish::partials>(), reduce_kernel_1_stage<Finish::atomic>());
+}
+harness::StageProgram<harness::Reduce> reduce_kernel_2_program() {
+  return finish_program(reduce_kernel_2_stage<Finish::partials>(), reduce_kernel_2_stage<Finish::atomic>());
+}
+harness::StageProgram<harness::Reduce> reduce_kernel_3_program() {
+  return finish_program(reduce_kernel_3_stage<Finish::partials>(), reduce_kernel_3_stage<Finish::atomic>());
+}
+harness::StageProgram<harness::Reduce> reduce_kernel_4_program() {
+  return finish_program(reduce_kernel_4_stage<Finish::partials>(), reduce_kernel_4_stage<Finish::atomic>());
+}
+harness::StageProgram<harness::Reduce> reduce_kernel_5_program() {
+  return finish_program(reduce_kernel_5_stage<Finish::partials>(), reduce_kernel_5_stage<Finish::atomic>());
+}
+harness::StageProgram<harness::Reduce> reduce_kernel_6_program() {
+  const harness::VariantFlag last_warp{
+      "--last-warp", {"syncwarp", "volatile"},
+      "Warp tail: syncwarp (correct on Volta and later) or volatile (the legacy, racy form)"};
+  return {{last_warp, finish_flag()},
+          {{{"syncwarp", "partials"}, reduce_kernel_6_stage<LastWarp::syncwarp, Finish::partials>()},
+           {{"syncwarp", "atomic"}, reduce_kernel_6_stage<LastWarp::syncwarp, Finish::atomic>()},
+           {{"volatile", "partials"}, reduce_kernel_6_stage<LastWarp::legacy_volatile, Finish::partials>()},
+           {{"volatile", "atomic"}, reduce_kernel_6_stage<LastWarp::legacy_volatile, Finish::atomic>()}}};
+}
+harness::StageProgram<harness::Reduce> reduce_kernel_7_program() {
+  return finish_program(reduce_kernel_7_stage<Finish::partials>(), reduce_kernel_7_stage<Finish::atomic>());
+}
+harness::StageProgram<harness::Reduce> reduce_kernel_8_program() {
+  return finish_program(reduce_kernel_8_stage<Finish::partials>(), reduce_kernel_8_stage<Finish::atomic>());
+}
+harness::StageProgram<harness::Reduce> reduce_kernel_9a_program() { return reduce_kernel_9a_stage(); }
+harness::StageProgram<harness::Reduce> reduce_kernel_9b_program() { return reduce_kernel_9b_stage(); }
+harness::StageProgram<harness::Reduce> reduce_kernel_9_program() { return reduce_kernel_9_stage(); }
+harness::StageProgram<harness::Reduce> reduce_kernel_10_program() { return reduce_kernel_10_stage(); }
+harness::StageProgram<harness::Reduce> reduce_kernel_11_program() { return reduce_kernel_11_stage(); }
+harness::StageProgram<harness::Reduce> reduce_kernel_12_program() { return reduce_kernel_12_stage(); }
+harness::StageProgram<harness::Reduce> reduce_kernel_13_program() { return reduce_kernel_13_stage(); }
 
 }  // namespace ch07

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "drivers.hpp"
 #include "reduce_problem.hpp"
 
 //! Chapter 7: the reduction article's stages 0 to 8, then stages 9a, 9b and 9 to 11 that reach CUB,
@@ -42,14 +43,48 @@ inline harness::VariantFlag finish_flag() {
           "article writes it; the atomics on one address hide the tree's step)"};
 }
 
-//! The program of one of stages 1 to 8: `name`_partials (the default) and the stage `name` (the
-//! article's atomic finish), chosen by `--finish`.
-//! @throws std::out_of_range for an unknown name
-inline harness::StageProgram<harness::Reduce> finish_program(const std::string& name) {
-  harness::StageProgram<harness::Reduce> p;
-  p.variants = {stage_named(name + "_partials"), stage_named(name)};
-  p.more_flags = {finish_flag()};
-  return p;
-}
+// ---- The stage programs: what each reduce_kernel_<N>.cpp runs ---------------------------------
+// Each names its stage's header; ch07_stages.cu builds the program from that header's functions.
+
+//! The program reduce_kernel_0: the stage of reduce_kernel_0_atomic.cuh.
+harness::StageProgram<harness::Reduce> reduce_kernel_0_program();
+//! The program reduce_kernel_1 (reduce_kernel_1_interleaved_modulo.cuh):
+//! `--finish partials` (the default) or `atomic`.
+harness::StageProgram<harness::Reduce> reduce_kernel_1_program();
+//! The program reduce_kernel_2 (reduce_kernel_2_register_accumulator.cuh):
+//! `--finish partials` (the default) or `atomic`.
+harness::StageProgram<harness::Reduce> reduce_kernel_2_program();
+//! The program reduce_kernel_3 (reduce_kernel_3_strided_index.cuh):
+//! `--finish partials` (the default) or `atomic`.
+harness::StageProgram<harness::Reduce> reduce_kernel_3_program();
+//! The program reduce_kernel_4 (reduce_kernel_4_sequential_addressing.cuh):
+//! `--finish partials` (the default) or `atomic`.
+harness::StageProgram<harness::Reduce> reduce_kernel_4_program();
+//! The program reduce_kernel_5 (reduce_kernel_5_unrolled.cuh):
+//! `--finish partials` (the default) or `atomic`.
+harness::StageProgram<harness::Reduce> reduce_kernel_5_program();
+//! The program reduce_kernel_6 (reduce_kernel_6_last_warp_unrolled.cuh): `--last-warp syncwarp`
+//! (the default) or `volatile`, each with `--finish partials` (the default) or `atomic`.
+harness::StageProgram<harness::Reduce> reduce_kernel_6_program();
+//! The program reduce_kernel_7 (reduce_kernel_7_warp_shuffle.cuh):
+//! `--finish partials` (the default) or `atomic`.
+harness::StageProgram<harness::Reduce> reduce_kernel_7_program();
+//! The program reduce_kernel_8 (reduce_kernel_8_coarsened.cuh):
+//! `--finish partials` (the default) or `atomic`.
+harness::StageProgram<harness::Reduce> reduce_kernel_8_program();
+//! The program reduce_kernel_9a: the stage of reduce_kernel_9a_vector_loads.cuh.
+harness::StageProgram<harness::Reduce> reduce_kernel_9a_program();
+//! The program reduce_kernel_9b: the stage of reduce_kernel_9b_loads_in_flight.cuh.
+harness::StageProgram<harness::Reduce> reduce_kernel_9b_program();
+//! The program reduce_kernel_9: the stage of reduce_kernel_9_vectorized.cuh.
+harness::StageProgram<harness::Reduce> reduce_kernel_9_program();
+//! The program reduce_kernel_10: the stage of reduce_kernel_10_occupancy_grid.cuh.
+harness::StageProgram<harness::Reduce> reduce_kernel_10_program();
+//! The program reduce_kernel_11: the stage of reduce_kernel_11_single_pass.cuh.
+harness::StageProgram<harness::Reduce> reduce_kernel_11_program();
+//! The program reduce_kernel_12: the stage of reduce_kernel_12_small_inputs.cuh.
+harness::StageProgram<harness::Reduce> reduce_kernel_12_program();
+//! The program reduce_kernel_13: the stage of reduce_kernel_13_cluster_finish.cuh.
+harness::StageProgram<harness::Reduce> reduce_kernel_13_program();
 
 }  // namespace ch07

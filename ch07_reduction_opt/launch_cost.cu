@@ -120,6 +120,94 @@ std::string us_text(double ms) {
   return buf;
 }
 
+//! What the command line asked for.
+struct Options {
+  int launches = 1000;  //!< N, launches per sample of the stream and graph rows
+  int samples = 51;     //!< timed samples per row
+  int warmup = 5;       //!< untimed samples before each row
+  std::string csv;      //!< --csv file, or empty
+  std::string md;       //!< --md file, or empty
+};
+
+//! The rows every GPU has: the timer's floor, one launch, N launches on a stream and from a graph,
+//! and the host's cost of enqueueing one.
+std::vector<Row> launch_rows(const Options& o, cudaStream_t s) {
+  std::vector<Row> rows;
+  const auto nothing = [](cudaStream_t) {};
+  const auto one_empty = [](cudaStream_t st) { empty_kernel<<<1, 1, 0, st>>>(); };
+  rows.push_back({"events, nothing between", "two events recorded back to back: the timer's floor", 1,
+                  event_samples(nothing, 1, false, o.samples, o.warmup, s)});
+  rows.push_back({"events, one launch", "one empty kernel between two events", 1,
+                  event_samples(one_empty, 1, false, o.samples, o.warmup, s)});
+  rows.push_back({"events, N launches (stream)", "N empty kernels enqueued back to back, divided by N", o.launches,
+                  event_samples(one_empty, o.launches, false, o.samples, o.warmup, s)});
+  rows.push_back({"events, N launches (graph)", "one CUDA graph of N empty kernels replayed, divided by N", o.launches,
+                  event_samples(one_empty, o.launches, true, o.samples, o.warmup, s)});
+  rows.push_back({"host, enqueue one launch", "CPU clock around N cudaLaunchKernel calls, divided by N", o.launches,
+                  host_samples(o.launches, o.samples, o.warmup, s)});
+  return rows;
+}
+
+//! Thread block clusters (sm_90+, and this build's sm_90 code): the graph row with the cluster
+//! attribute on the launch, added to `rows`. Returns the report's sentence about them.
+std::string add_cluster_rows(std::vector<Row>& rows, const Options& o, const harness::DeviceInfo& dev, cudaStream_t s) {
+  const int cc = dev.cc_major * 10 + dev.cc_minor;
+  if (!(cc >= 90 && harness::build_has_code_for(cc, 900)))
+    return "no cluster rows: they need sm_90 or newer and this build's sm_90 code";
+  const unsigned c =
+      static_cast<unsigned>(std::min(16, harness::max_cluster_blocks(reinterpret_cast<const void*>(&empty_kernel), 1)));
+  const std::string cs = std::to_string(c);
+  const auto plain = [c](cudaStream_t st) { launch_empty_clusters(c, 0, st); };
+  const auto one_cluster = [c](cudaStream_t st) { launch_empty_clusters(c, c, st); };
+  const auto cluster_of_one = [](cudaStream_t st) { launch_empty_clusters(1, 1, st); };
+  rows.push_back({"events, N launches (graph), " + cs + " blocks", "the graph row with " + cs +
+                  " blocks per launch, no cluster", o.launches, event_samples(plain, o.launches, true, o.samples, o.warmup, s)});
+  rows.push_back({"events, N launches (graph), one cluster of " + cs, "the same " + cs +
+                  " blocks launched as one thread block cluster", o.launches,
+                  event_samples(one_cluster, o.launches, true, o.samples, o.warmup, s)});
+  rows.push_back({"events, N launches (graph), a cluster of 1", "one block launched as a cluster of one", o.launches,
+                  event_samples(cluster_of_one, o.launches, true, o.samples, o.warmup, s)});
+  return "The cluster rows set the cluster dimension on the launch (cudaLaunchKernelEx); against the "
+         "graph row above they show what making a launch a cluster costs.";
+}
+
+//! Prints the report (and writes it to --md) and the rows' records to --csv.
+void report(const std::vector<Row>& rows, const std::string& cluster_note, const Options& o,
+            const harness::DeviceInfo& dev) {
+  std::vector<std::vector<std::string>> table;
+  std::vector<harness::Record> records;
+  for (const Row& r : rows) {
+    table.push_back({r.method, r.what, std::to_string(r.launches), us_text(r.per_launch_ms.median_ms),
+                     us_text(r.per_launch_ms.min_ms)});
+    harness::Record rec;
+    rec.add("method", r.method).add("what", r.what).add("launches_per_sample", static_cast<long long>(r.launches))
+        .add("samples", static_cast<long long>(r.per_launch_ms.iters))
+        .add("us_median", r.per_launch_ms.median_ms * 1e3).add("us_min", r.per_launch_ms.min_ms * 1e3)
+        .add("device", dev.name);
+    records.push_back(std::move(rec));
+  }
+  std::ostringstream out;
+  out << "## What a kernel launch costs\n\n"
+      << "- device: " << dev.summary() << "\n"
+      << "- an empty kernel (1 block, 1 thread); N = " << o.launches << "; median and min of " << o.samples
+      << " samples after " << o.warmup << " warm-up\n"
+      << "- timer: CUDA events resolve about 0.5 us (cudaEventElapsedTime), so a single launch is a few "
+         "ticks; the N-launch rows divide one long interval by N\n\n"
+      << harness::markdown_table({"method", "what is timed", "launches per sample", "us per launch (median)", "us (min)"},
+                                 table)
+      << "\nThe graph row is what each extra kernel in a sequence costs the GPU; the one-launch row is what a "
+         "program that launches once and waits sees. A stage that runs in one launch instead of two saves "
+         "about one graph row per run; below the size where a run takes a few of these, launches decide. "
+      << cluster_note << "\n";
+  std::cout << out.str();
+  if (!o.md.empty()) harness::write_text_file(o.md, out.str());
+  if (!o.csv.empty()) {
+    std::ostringstream os;
+    harness::write_csv(os, records);
+    harness::write_text_file(o.csv, os.str());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -127,95 +215,26 @@ int main(int argc, char** argv) {
                "one launch, N launches on a stream, and N launches replayed from a CUDA graph (microseconds per "
                "launch)",
                "launch_cost"};
-  int launches = 1000;
-  int samples = 51;
-  int warmup = 5;
-  std::string csv, md;
-  app.add_option("--launches", launches, "Launches per sample for the stream and graph rows (N)")
+  Options o;
+  app.add_option("--launches", o.launches, "Launches per sample for the stream and graph rows (N)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  app.add_option("--samples", samples, "Timed samples per row (median and min reported)")
+  app.add_option("--samples", o.samples, "Timed samples per row (median and min reported)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  app.add_option("--warmup", warmup, "Untimed samples before each row")->check(CLI::Range(0, 10000))->capture_default_str();
-  app.add_option("--csv", csv, "Write the rows as CSV to this file");
-  app.add_option("--md", md, "Write the Markdown report to this file");
+  app.add_option("--warmup", o.warmup, "Untimed samples before each row")->check(CLI::Range(0, 10000))->capture_default_str();
+  app.add_option("--csv", o.csv, "Write the rows as CSV to this file");
+  app.add_option("--md", o.md, "Write the Markdown report to this file");
   if (auto rc = harness::parse_flags(app, argc, argv)) return *rc;
 
   return harness::run_program("launch_cost", [&]() -> int {
-    for (const std::string* path : {&csv, &md})
+    for (const std::string* path : {&o.csv, &o.md})
       if (!path->empty()) harness::check_writable(*path);
     const harness::DeviceInfo dev = harness::query_device();
     harness::Stream stream;
-    cudaStream_t s = stream.get();
-
-    std::vector<Row> rows;
-    const auto nothing = [](cudaStream_t) {};
-    const auto one_empty = [](cudaStream_t st) { empty_kernel<<<1, 1, 0, st>>>(); };
-    rows.push_back({"events, nothing between", "two events recorded back to back: the timer's floor", 1,
-                    event_samples(nothing, 1, false, samples, warmup, s)});
-    rows.push_back({"events, one launch", "one empty kernel between two events", 1,
-                    event_samples(one_empty, 1, false, samples, warmup, s)});
-    rows.push_back({"events, N launches (stream)", "N empty kernels enqueued back to back, divided by N", launches,
-                    event_samples(one_empty, launches, false, samples, warmup, s)});
-    rows.push_back({"events, N launches (graph)", "one CUDA graph of N empty kernels replayed, divided by N", launches,
-                    event_samples(one_empty, launches, true, samples, warmup, s)});
-    rows.push_back({"host, enqueue one launch", "CPU clock around N cudaLaunchKernel calls, divided by N", launches,
-                    host_samples(launches, samples, warmup, s)});
-    // Thread block clusters (sm_90+, and this build's sm_90 code): the same graph row, with the
-    // cluster attribute on the launch.
-    std::string cluster_note = "no cluster rows: they need sm_90 or newer and this build's sm_90 code";
-    const int cc = dev.cc_major * 10 + dev.cc_minor;
-    if (cc >= 90 && harness::build_has_code_for(cc, 900)) {
-      const unsigned c =
-          static_cast<unsigned>(std::min(16, harness::max_cluster_blocks(reinterpret_cast<const void*>(&empty_kernel), 1)));
-      const std::string cs = std::to_string(c);
-      const auto plain = [c](cudaStream_t st) { launch_empty_clusters(c, 0, st); };
-      const auto one_cluster = [c](cudaStream_t st) { launch_empty_clusters(c, c, st); };
-      const auto cluster_of_one = [](cudaStream_t st) { launch_empty_clusters(1, 1, st); };
-      rows.push_back({"events, N launches (graph), " + cs + " blocks", "the graph row with " + cs +
-                      " blocks per launch, no cluster", launches, event_samples(plain, launches, true, samples, warmup, s)});
-      rows.push_back({"events, N launches (graph), one cluster of " + cs, "the same " + cs +
-                      " blocks launched as one thread block cluster", launches,
-                      event_samples(one_cluster, launches, true, samples, warmup, s)});
-      rows.push_back({"events, N launches (graph), a cluster of 1", "one block launched as a cluster of one", launches,
-                      event_samples(cluster_of_one, launches, true, samples, warmup, s)});
-      cluster_note = "The cluster rows set the cluster dimension on the launch (cudaLaunchKernelEx); against the "
-                     "graph row above they show what making a launch a cluster costs.";
-    }
-
-    std::vector<std::vector<std::string>> table;
-    std::vector<harness::Record> records;
-    for (const Row& r : rows) {
-      table.push_back({r.method, r.what, std::to_string(r.launches), us_text(r.per_launch_ms.median_ms),
-                       us_text(r.per_launch_ms.min_ms)});
-      harness::Record rec;
-      rec.add("method", r.method).add("what", r.what).add("launches_per_sample", static_cast<long long>(r.launches))
-          .add("samples", static_cast<long long>(r.per_launch_ms.iters))
-          .add("us_median", r.per_launch_ms.median_ms * 1e3).add("us_min", r.per_launch_ms.min_ms * 1e3)
-          .add("device", dev.name);
-      records.push_back(std::move(rec));
-    }
-    std::ostringstream out;
-    out << "## What a kernel launch costs\n\n"
-        << "- device: " << dev.summary() << "\n"
-        << "- an empty kernel (1 block, 1 thread); N = " << launches << "; median and min of " << samples
-        << " samples after " << warmup << " warm-up\n"
-        << "- timer: CUDA events resolve about 0.5 us (cudaEventElapsedTime), so a single launch is a few "
-           "ticks; the N-launch rows divide one long interval by N\n\n"
-        << harness::markdown_table({"method", "what is timed", "launches per sample", "us per launch (median)", "us (min)"},
-                                   table)
-        << "\nThe graph row is what each extra kernel in a sequence costs the GPU; the one-launch row is what a "
-           "program that launches once and waits sees. A stage that runs in one launch instead of two saves "
-           "about one graph row per run; below the size where a run takes a few of these, launches decide. "
-        << cluster_note << "\n";
-    std::cout << out.str();
-    if (!md.empty()) harness::write_text_file(md, out.str());
-    if (!csv.empty()) {
-      std::ostringstream os;
-      harness::write_csv(os, records);
-      harness::write_text_file(csv, os.str());
-    }
+    std::vector<Row> rows = launch_rows(o, stream.get());
+    const std::string cluster_note = add_cluster_rows(rows, o, dev, stream.get());
+    report(rows, cluster_note, o, dev);
     return 0;
   });
 }

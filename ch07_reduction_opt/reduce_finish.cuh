@@ -121,18 +121,27 @@ inline double partials_pass_depth(std::size_t count) {
   return std::ceil(static_cast<double>(count) / kPartialsBlock) + 2 + harness::tree_levels(kPartialsBlock);
 }
 
-//! The stage with finish F: its name (the partials form is "<name>_partials"), what it changed
-//! (the finish appended to `s.change`), whether it is deterministic, its workspace (one element per
-//! block for partials) and its summation depth (per-thread elements + log2(block) + the finish:
-//! one atomic per block one after another, or the second pass's depth).
+//! A rule of a stage's grid: blocks of its kernel for given arguments.
+using GridRule = std::size_t (*)(const harness::ReduceArgs&);
+//! A rule of a stage's thread: elements one thread folds before the block tree, for given arguments.
+using PerThreadRule = double (*)(const harness::ReduceArgs&);
+
+//! One of stages 1 to 8 with finish F, as the harness runs it: `card` (the partials form is named
+//! "<name>_partials" and its finish appended to `change`), `grid(a)` blocks enqueued by `launch`,
+//! whether it is deterministic, its workspace (one element per block for partials) and its
+//! summation depth (`per_thread(a)` elements + log2(block) + the finish: one atomic per block one
+//! after another, or the second pass's depth).
 //! @tparam F the finish
-//! @param[in] s the stage's description: name, label, change (the tree's), source, grid_for, launch
+//! @param[in] card the stage's name, label, change (the tree's) and source
 //! @param[in] grid the blocks its kernel launches for given arguments
 //! @param[in] per_thread the elements each thread folds before the block tree
+//! @param[in] launch enqueues the kernel and the finish
 template <Finish F>
-harness::Stage<harness::Reduce> with_finish(harness::Stage<harness::Reduce> s,
-                                            std::size_t (*grid)(const harness::ReduceArgs&),
-                                            double (*per_thread)(const harness::ReduceArgs&)) {
+harness::Stage<harness::Reduce> finish_stage(harness::StageCard card, GridRule grid, PerThreadRule per_thread,
+                                             void (*launch)(const harness::ReduceArgs&)) {
+  harness::Stage<harness::Reduce> s = harness::stage_of_card<harness::Reduce>(std::move(card));
+  s.grid_for = grid;
+  s.launch = launch;
   if constexpr (F == Finish::atomic) {
     s.change += "; each block atomicAdds its sum into the result (the article)";
     s.depth = [grid, per_thread](const harness::ReduceArgs& a) {

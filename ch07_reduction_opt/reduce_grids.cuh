@@ -7,10 +7,12 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <utility>
 
 #include "device_info.hpp"
 #include "kernel_support.cuh"
 #include "reduce_problem.hpp"
+#include "stage.hpp"
 #include "vector_loads.cuh"
 
 namespace ch07 {
@@ -36,6 +38,24 @@ inline double coarsened_per_thread(const harness::ReduceArgs& a) {
 //! block tree, and the grid's block sums added one after another into the result.
 inline double coarsened_depth(const harness::ReduceArgs& a, double extra) {
   return harness::reduce_depth(coarsened_per_thread(a) + extra, a.block, static_cast<double>(coarsened_grid(a)));
+}
+
+//! One of the coarsened stages 9a, 9b and 9 as the harness runs it: `card`, the coarsened grid
+//! (`--grid` honoured), the atomic finish's depth with each thread's `accumulators` folded in
+//! (vectorized_sum_depth), enqueued by `launch`.
+//! @param[in] card the stage's name, label, change and source
+//! @param[in] accumulators the accumulators (and 16-byte loads in flight) of each thread
+//! @param[in] launch enqueues the stage
+inline harness::Stage<harness::Reduce> coarsened_stage(harness::StageCard card, int accumulators,
+                                                       void (*launch)(const harness::ReduceArgs&)) {
+  harness::Stage<harness::Reduce> s = harness::stage_of_card<harness::Reduce>(std::move(card));
+  s.grid_stride = true;
+  s.grid_for = coarsened_grid;
+  s.depth = [accumulators](const harness::ReduceArgs& a) {
+    return coarsened_depth(a, vectorized_sum_depth(accumulators));
+  };
+  s.launch = launch;
+  return s;
 }
 
 //! Fewest elements a thread of stages 10 and 11 gets before the grid stops growing with n: small

@@ -8,11 +8,11 @@
 //! float and double every lane issues its own REDG (one atomic per element); for int nvcc
 //! aggregates the warp first: REDUX.SUM adds the 32 lanes' values and one elected lane (VOTEU.ANY,
 //! a predicated REDG) sends one atomic per warp.
-//! What the profiler shows: global atomic (RED) operations and DRAM idle (0.1% of peak,
+//! What the profiler shows: global atomic (RED) operations and DRAM all but idle (its % of peak:
 //! docs/results/H200/profile/ch07_profile_claims.md). For float each lane's RED is its own request
 //! to the L2, and one L2 slice, the one that holds the result's address, counts every request the
-//! SMs send (the profile claims on an H100, docs/results/H100/profile/ch07_profile_claims.md, and
-//! the L2's request counts in docs/results/H100/profile/l2_atomic_requests.txt).
+//! SMs send (the profile claims, docs/results/H100/profile/ch07_profile_claims.md, and the L2's
+//! request counts, docs/results/H100/profile/l2_atomic_requests.txt).
 #pragma once
 #include <cuda_runtime.h>
 

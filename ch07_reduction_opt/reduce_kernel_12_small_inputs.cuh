@@ -4,7 +4,7 @@
 //!
 //! Below about 2^20 elements a run of stages 9 to 11 takes a few microseconds whatever n: the bytes
 //! do not decide it. small_inputs.md sets those times (the small-input ladder) beside what one
-//! launch costs (the program launch_cost), both measured on an H100, not yet on the H200. Stage 11
+//! launch costs (the program launch_cost), with the GPU each was measured on. Stage 11
 //! enqueues two operations per run: a memset of its ticket counter, then the kernel;
 //! CUB's DeviceReduce launches two kernels above a few thousand items. Changed against stage 11:
 //!   - no zeroing launch. The block that draws the last ticket takes the grid's tickets back off the counter

@@ -78,13 +78,11 @@ void launch_reduce_kernel_1(const harness::ReduceArgs& a) {
 //! ladder and the tests.
 template <Finish F>
 harness::Stage<harness::Reduce> reduce_kernel_1_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_kernel_1";
-  s.label = "shared-memory tree, modulo branch";
-  s.change = "each block sums its elements in a shared-memory tree (tid % 2s == 0 picks the active threads)";
-  s.source = "article section 3";
-  s.launch = launch_reduce_kernel_1<F>;
-  return with_finish<F>(s, one_element_per_thread_grid, one_element_per_thread);
+  return finish_stage<F>(
+      {"reduce_kernel_1", "shared-memory tree, modulo branch",
+       "each block sums its elements in a shared-memory tree (tid % 2s == 0 picks the active threads)",
+       "article section 3"},
+      one_element_per_thread_grid, one_element_per_thread, launch_reduce_kernel_1<F>);
 }
 
 }  // namespace ch07

@@ -6,5 +6,5 @@
 #include "ch07_stages.hpp"
 
 int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch07::finish_program("reduce_kernel_2"));
+  return harness::stage_main(argc, argv, ch07::reduce_kernel_2_program());
 }

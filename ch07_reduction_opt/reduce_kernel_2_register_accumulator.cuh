@@ -73,13 +73,11 @@ void launch_reduce_kernel_2(const harness::ReduceArgs& a) {
 //! ladder and the tests.
 template <Finish F>
 harness::Stage<harness::Reduce> reduce_kernel_2_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_kernel_2";
-  s.label = "register accumulator";
-  s.change = "the thread's own partial stays in a register: one shared load per level instead of two";
-  s.source = "article section 5";
-  s.launch = launch_reduce_kernel_2<F>;
-  return with_finish<F>(s, one_element_per_thread_grid, one_element_per_thread);
+  return finish_stage<F>(
+      {"reduce_kernel_2", "register accumulator",
+       "the thread's own partial stays in a register: one shared load per level instead of two",
+       "article section 5"},
+      one_element_per_thread_grid, one_element_per_thread, launch_reduce_kernel_2<F>);
 }
 
 }  // namespace ch07

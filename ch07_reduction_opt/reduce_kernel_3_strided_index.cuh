@@ -82,13 +82,11 @@ void launch_reduce_kernel_3(const harness::ReduceArgs& a) {
 //! ladder and the tests.
 template <Finish F>
 harness::Stage<harness::Reduce> reduce_kernel_3_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_kernel_3";
-  s.label = "strided index";
-  s.change = "thread tid works on slot 2*s*tid: active threads are contiguous, no divergent warps (but bank conflicts)";
-  s.source = "article section 6";
-  s.launch = launch_reduce_kernel_3<F>;
-  return with_finish<F>(s, one_element_per_thread_grid, one_element_per_thread);
+  return finish_stage<F>(
+      {"reduce_kernel_3", "strided index",
+       "thread tid works on slot 2*s*tid: active threads are contiguous, no divergent warps (but bank conflicts)",
+       "article section 6"},
+      one_element_per_thread_grid, one_element_per_thread, launch_reduce_kernel_3<F>);
 }
 
 }  // namespace ch07

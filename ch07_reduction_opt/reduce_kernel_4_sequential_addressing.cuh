@@ -74,13 +74,11 @@ void launch_reduce_kernel_4(const harness::ReduceArgs& a) {
 //! ladder and the tests.
 template <Finish F>
 harness::Stage<harness::Reduce> reduce_kernel_4_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_kernel_4";
-  s.label = "sequential addressing";
-  s.change = "the stride halves from Block/2 and thread tid adds sdata[tid + s]: conflict-free shared-memory access";
-  s.source = "article section 7";
-  s.launch = launch_reduce_kernel_4<F>;
-  return with_finish<F>(s, one_element_per_thread_grid, one_element_per_thread);
+  return finish_stage<F>(
+      {"reduce_kernel_4", "sequential addressing",
+       "the stride halves from Block/2 and thread tid adds sdata[tid + s]: conflict-free shared-memory access",
+       "article section 7"},
+      one_element_per_thread_grid, one_element_per_thread, launch_reduce_kernel_4<F>);
 }
 
 }  // namespace ch07

@@ -78,13 +78,11 @@ void launch_reduce_kernel_5(const harness::ReduceArgs& a) {
 //! ladder and the tests.
 template <Finish F>
 harness::Stage<harness::Reduce> reduce_kernel_5_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_kernel_5";
-  s.label = "unrolled by block size";
-  s.change = "the block size is a template parameter, so the tree is fully unrolled; the partial stays in a register";
-  s.source = "article section 8";
-  s.launch = launch_reduce_kernel_5<F>;
-  return with_finish<F>(s, one_element_per_thread_grid, one_element_per_thread);
+  return finish_stage<F>(
+      {"reduce_kernel_5", "unrolled by block size",
+       "the block size is a template parameter, so the tree is fully unrolled; the partial stays in a register",
+       "article section 8"},
+      one_element_per_thread_grid, one_element_per_thread, launch_reduce_kernel_5<F>);
 }
 
 }  // namespace ch07

@@ -7,13 +7,5 @@
 #include "ch07_stages.hpp"
 
 int main(int argc, char** argv) {
-  harness::StageProgram<harness::Reduce> program;
-  program.variants = {ch07::stage_named("reduce_kernel_6_partials"), ch07::stage_named("reduce_kernel_6"),
-                      ch07::stage_named("reduce_kernel_6_volatile_partials"),
-                      ch07::stage_named("reduce_kernel_6_volatile")};
-  program.variant_flag = "--last-warp";
-  program.variant_names = {"syncwarp", "volatile"};
-  program.variant_help = "Warp tail: syncwarp (correct on Volta and later) or volatile (the legacy, racy form)";
-  program.more_flags = {ch07::finish_flag()};
-  return harness::stage_main(argc, argv, program);
+  return harness::stage_main(argc, argv, ch07::reduce_kernel_6_program());
 }

@@ -140,20 +140,20 @@ void launch_reduce_kernel_6(const harness::ReduceArgs& a) {
 //! @tparam F Finish::atomic (the program's default) or Finish::partials
 template <LastWarp Tail, Finish F>
 harness::Stage<harness::Reduce> reduce_kernel_6_stage() {
-  harness::Stage<harness::Reduce> s;
-  if constexpr (Tail == LastWarp::syncwarp) {
-    s.name = "reduce_kernel_6";
-    s.label = "last warp unrolled (__syncwarp)";
-    s.change = "strides 16..1 run in warp 0 without __syncthreads; __syncwarp orders each step (correct on Volta+)";
-  } else {
-    s.name = "reduce_kernel_6_volatile";
-    s.label = "last warp unrolled (legacy volatile)";
-    s.change = "strides 16..1 run in warp 0 through a volatile pointer with no synchronisation (a race since Volta)";
-  }
-  s.source = "article section 9";
+  const harness::StageCard card =
+      Tail == LastWarp::syncwarp
+          ? harness::StageCard{"reduce_kernel_6", "last warp unrolled (__syncwarp)",
+                               "strides 16..1 run in warp 0 without __syncthreads; __syncwarp orders each step "
+                               "(correct on Volta+)",
+                               "article section 9"}
+          : harness::StageCard{"reduce_kernel_6_volatile", "last warp unrolled (legacy volatile)",
+                               "strides 16..1 run in warp 0 through a volatile pointer with no synchronisation (a "
+                               "race since Volta)",
+                               "article section 9"};
+  harness::Stage<harness::Reduce> s =
+      finish_stage<F>(card, one_element_per_thread_grid, one_element_per_thread, launch_reduce_kernel_6<Tail, F>);
   s.min_block = 64;  // the tail reads sdata[tid + 32]
-  s.launch = launch_reduce_kernel_6<Tail, F>;
-  return with_finish<F>(s, one_element_per_thread_grid, one_element_per_thread);
+  return s;
 }
 
 }  // namespace ch07

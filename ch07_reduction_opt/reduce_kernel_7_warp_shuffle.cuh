@@ -78,13 +78,11 @@ void launch_reduce_kernel_7(const harness::ReduceArgs& a) {
 //! ladder and the tests.
 template <Finish F>
 harness::Stage<harness::Reduce> reduce_kernel_7_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_kernel_7";
-  s.label = "warp shuffle";
-  s.change = "the last warp reduces through registers with __shfl_down_sync: no shared memory, no __syncwarp";
-  s.source = "article section 10";
-  s.launch = launch_reduce_kernel_7<F>;
-  return with_finish<F>(s, one_element_per_thread_grid, one_element_per_thread);
+  return finish_stage<F>(
+      {"reduce_kernel_7", "warp shuffle",
+       "the last warp reduces through registers with __shfl_down_sync: no shared memory, no __syncwarp",
+       "article section 10"},
+      one_element_per_thread_grid, one_element_per_thread, launch_reduce_kernel_7<F>);
 }
 
 }  // namespace ch07

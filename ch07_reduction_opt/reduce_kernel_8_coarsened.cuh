@@ -77,15 +77,13 @@ void launch_reduce_kernel_8(const harness::ReduceArgs& a) {
 //! ladder and the tests.
 template <Finish F>
 harness::Stage<harness::Reduce> reduce_kernel_8_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_kernel_8";
-  s.label = "thread coarsening";
-  s.change = "each thread first sums many elements in a grid-stride loop (coarsening), then one block reduction";
-  s.source = "article section 11";
+  harness::Stage<harness::Reduce> s = finish_stage<F>(
+      {"reduce_kernel_8", "thread coarsening",
+       "each thread first sums many elements in a grid-stride loop (coarsening), then one block reduction",
+       "article section 11"},
+      coarsened_grid, coarsened_per_thread, launch_reduce_kernel_8<F>);
   s.grid_stride = true;
-  s.grid_for = coarsened_grid;
-  s.launch = launch_reduce_kernel_8<F>;
-  return with_finish<F>(s, coarsened_grid, coarsened_per_thread);
+  return s;
 }
 
 }  // namespace ch07

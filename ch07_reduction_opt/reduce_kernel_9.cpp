@@ -5,5 +5,5 @@
 #include "ch07_stages.hpp"
 
 int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch07::stage_named("reduce_kernel_9"));
+  return harness::stage_main(argc, argv, ch07::reduce_kernel_9_program());
 }

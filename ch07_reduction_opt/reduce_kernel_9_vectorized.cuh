@@ -17,8 +17,8 @@
 //! What the compiler makes of it (test cpu.sass_claims_ch07, SASS for sm_90, float, block 256):
 //! 5 LDG.E.128 (16 bytes each: four in the unrolled loop, one in the loop over the remaining whole
 //! vectors), 1 BAR.SYNC against stage 9b's 4, no spills.
-//! What the profiler shows: DRAM throughput rises towards the streaming read's (45.8% -> 77.0% of
-//! peak against stage 8 at 2^24, ch07_profile_claims.md); barriers per block fall to one.
+//! What the profiler shows: DRAM throughput (% of peak) rises towards the streaming read's against
+//! stage 8 at 2^24 (docs/results/H200/profile/ch07_profile_claims.md); barriers per block fall to one.
 //! The accumulation (thread_sum_vectorized.cuh) and the block sum (block_sum_one_barrier.cuh) have
 //! their own headers, since stage 11 uses them too; the grid is stage 8's (reduce_grids.cuh).
 #pragma once
@@ -71,17 +71,11 @@ inline void launch_reduce_kernel_9(const harness::ReduceArgs& a) {
 
 //! Stage 9 as the harness runs it: the program `reduce_kernel_9`, the ladder and the tests.
 inline harness::Stage<harness::Reduce> reduce_kernel_9_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_kernel_9";
-  s.label = "one-barrier block sum";
-  s.change = "the block sum by warp shuffles, one shared-memory round and one barrier per block (stage 9b: a tree with "
-             "a barrier per level to stride 32)";
-  s.source = "this tutorial (past the article)";
-  s.grid_stride = true;
-  s.grid_for = coarsened_grid;
-  s.depth = [](const harness::ReduceArgs& a) { return coarsened_depth(a, vectorized_sum_depth(kUnroll)); };
-  s.launch = launch_reduce_kernel_9;
-  return s;
+  return coarsened_stage({"reduce_kernel_9", "one-barrier block sum",
+                          "the block sum by warp shuffles, one shared-memory round and one barrier per block "
+                          "(stage 9b: a tree with a barrier per level to stride 32)",
+                          "this tutorial (past the article)"},
+                         kUnroll, launch_reduce_kernel_9);
 }
 
 }  // namespace ch07

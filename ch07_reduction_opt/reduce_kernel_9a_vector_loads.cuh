@@ -79,16 +79,11 @@ inline void launch_reduce_kernel_9a(const harness::ReduceArgs& a) {
 
 //! Stage 9a as the harness runs it: the program `reduce_kernel_9a`, the ladder and the tests.
 inline harness::Stage<harness::Reduce> reduce_kernel_9a_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_kernel_9a";
-  s.label = "16-byte loads";
-  s.change = "each loop trip loads one 16-byte vector instead of one element; still one load in flight per thread";
-  s.source = "this tutorial (past the article)";
-  s.grid_stride = true;
-  s.grid_for = coarsened_grid;
-  s.depth = [](const harness::ReduceArgs& a) { return coarsened_depth(a, vectorized_sum_depth(1)); };
-  s.launch = launch_reduce_kernel_9a;
-  return s;
+  return coarsened_stage({"reduce_kernel_9a", "16-byte loads",
+                          "each loop trip loads one 16-byte vector instead of one element; still one load in "
+                          "flight per thread",
+                          "this tutorial (past the article)"},
+                         1, launch_reduce_kernel_9a);
 }
 
 }  // namespace ch07

@@ -7,10 +7,10 @@
 //! stride apart, before it uses any of them, and adds them into kUnroll independent accumulators.
 //! Stage 9a's thread has one load in flight and its next trip waits for it; by Little's law (bytes
 //! in flight = bandwidth x latency; stages_9_11.md derives the latency from stage 8's counters) that
-//! may leave too few bytes in flight. Here every thread has kUnroll x 16 bytes in flight. The 2^28
-//! ladder shows about 1.00x over 9a: scripts/maintainers/step_causes.py finds both stages at the memory roof
-//! (stages_9_11.md gives the counters), so 9a's full grid already keeps enough bytes in flight at
-//! that size. The code change
+//! may leave too few bytes in flight. Here every thread has kUnroll x 16 bytes in flight. Look at
+//! the 2^28 ladder's `step` column for 9b (docs/results/H200/ch07/reduce_ladder_2e28_float.md):
+//! scripts/maintainers/step_causes.py finds both stages at the memory roof (stages_9_11.md gives the
+//! counters), so 9a's full grid already keeps enough bytes in flight at that size. The code change
 //! is one template argument: thread_sum_vectorized<kUnroll> for
 //! thread_sum_vectorized<1>. The block sum (stage 7's tree to stride 32, then shuffles) and the
 //! atomic finish are stage 9a's.
@@ -74,16 +74,11 @@ inline void launch_reduce_kernel_9b(const harness::ReduceArgs& a) {
 
 //! Stage 9b as the harness runs it: the program `reduce_kernel_9b`, the ladder and the tests.
 inline harness::Stage<harness::Reduce> reduce_kernel_9b_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_kernel_9b";
-  s.label = "4 loads in flight, 4 accumulators";
-  s.change = "four independent 16-byte loads per loop trip, issued before any is used, into four accumulators";
-  s.source = "this tutorial (past the article)";
-  s.grid_stride = true;
-  s.grid_for = coarsened_grid;
-  s.depth = [](const harness::ReduceArgs& a) { return coarsened_depth(a, vectorized_sum_depth(kUnroll)); };
-  s.launch = launch_reduce_kernel_9b;
-  return s;
+  return coarsened_stage({"reduce_kernel_9b", "4 loads in flight, 4 accumulators",
+                          "four independent 16-byte loads per loop trip, issued before any is used, into four "
+                          "accumulators",
+                          "this tutorial (past the article)"},
+                         kUnroll, launch_reduce_kernel_9b);
 }
 
 }  // namespace ch07

@@ -10,7 +10,7 @@
 #include "device_info.hpp"
 #include "errors.hpp"
 #include "program.hpp"
-#include "roofline.hpp"
+#include "roofline_model.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Roofline of the current GPU and the reduction's ceiling on it", "roofline"};

@@ -188,9 +188,9 @@ class Graph {
 //! memory. A plain cudaMemcpy from pageable host memory (a std::vector) may return as soon as the
 //! bytes are staged for the DMA, before they land; a kernel launched next on a non-blocking stream
 //! (cudaStreamNonBlocking, as Stream makes) is not ordered after that copy and can read the old
-//! contents. Seen on the H200 (2026-12-04): a reduction of an input uploaded just before summed the
-//! zeros of the fresh buffer, once in a test run of four programs at a time. So every upload ends
-//! with a device-wide synchronisation.
+//! contents. Seen once in a test run of four programs at a time: a reduction of an input uploaded
+//! just before summed the zeros of the fresh buffer. So every upload ends with a device-wide
+//! synchronisation.
 //! @param[out] dst device memory of at least `bytes` bytes
 //! @param[in] src host memory of at least `bytes` bytes
 //! @param[in] bytes number of bytes (0: nothing is done)

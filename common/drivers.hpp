@@ -4,34 +4,62 @@
 //! Both are written once, for any problem P; each problem folder (common/reduce/, common/scan/,
 //! common/histogram/) instantiates them.
 #pragma once
+#include <cstddef>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stage.hpp"
 
 namespace harness {
 
-//! One more choice a stage program offers beside its variant_flag (e.g. chapter 7's stage 6:
-//! `--finish` beside `--last-warp`).
+//! A flag that chooses among the forms of a stage program (e.g. chapter 7's `--finish`).
 struct VariantFlag {
   std::string flag;                //!< e.g. "--finish"
-  std::vector<std::string> names;  //!< its values, the first the default, e.g. "atomic", "partials"
+  std::vector<std::string> names;  //!< its values, the first the default, e.g. "partials", "atomic"
   std::string help;                //!< help text of the flag
 };
 
-//! A stage program: one stage, or a few forms of it chosen by a flag (or by several).
+//! One form of a stage program: the stage, and the value of each of the program's flags that
+//! chooses it.
+template <class P>
+struct StageForm {
+  std::vector<std::string> values;  //!< one value per StageProgram::flags, in their order
+  Stage<P> stage;                   //!< what runs when the flags have these values
+};
+
+//! A stage program: one stage, or a few forms of it chosen by flags.
 //! @tparam P the problem
 template <class P>
 struct StageProgram {
-  std::vector<Stage<P>> variants;          //!< the first is the default
-  std::string variant_flag;                //!< e.g. "--last-warp"; empty when there is one form
-  std::vector<std::string> variant_names;  //!< flag value of each form, e.g. "syncwarp"
-  std::string variant_help;                //!< help text of the flag
-  //! Further flags, each multiplying the forms: `variants` then holds every combination in order,
-  //! the last flag's values varying fastest (variant_names x more_flags[0].names x ...; stage 6:
-  //! syncwarp+atomic, syncwarp+partials, volatile+atomic, volatile+partials).
-  std::vector<VariantFlag> more_flags;
+  //! A program of one stage, no flags.
+  StageProgram(Stage<P> stage) : forms{{{}, std::move(stage)}} {}  // NOLINT: a stage is a program
+  //! A program of several forms: `forms` holds one form for every combination of the flags' values
+  //! (stage_main checks that before parsing; a missing or doubled one is a std::logic_error).
+  StageProgram(std::vector<VariantFlag> flags, std::vector<StageForm<P>> forms)
+      : flags(std::move(flags)), forms(std::move(forms)) {}
+
+  std::vector<VariantFlag> flags;   //!< the flags that choose a form; empty for one form
+  std::vector<StageForm<P>> forms;  //!< the first is what the program runs without flags
+  //! The stage of the first form (what the program runs without flags).
+  const Stage<P>& stage() const { return forms.front().stage; }
 };
+
+//! The program whose forms are `stages`, chosen by the one flag `flag`: its n-th value names the
+//! n-th stage (stage 7's `--copies 1|2|4`, a broken stage's `--bug`).
+//! @param[in] flag the flag; flag.names has one value per stage
+//! @param[in] stages the forms, the default first
+//! @throws std::logic_error when the counts differ
+template <class P>
+StageProgram<P> program_by_flag(VariantFlag flag, std::vector<Stage<P>> stages) {
+  if (flag.names.size() != stages.size())
+    throw std::logic_error(flag.flag + ": " + std::to_string(flag.names.size()) + " values for " +
+                           std::to_string(stages.size()) + " stages");
+  std::vector<StageForm<P>> forms;
+  for (std::size_t k = 0; k < stages.size(); ++k) forms.push_back({{flag.names[k]}, std::move(stages[k])});
+  return StageProgram<P>({std::move(flag)}, std::move(forms));
+}
 
 //! Runs a stage program: parses the flags (those the stage accepts), checks the stage on data whose
 //! exact answer is known, times it on the --dist input (after --warmup runs, median of --iters, L2
@@ -48,7 +76,7 @@ int stage_main(int argc, char** argv, const StageProgram<P>& program);
 //! stage_main for a program of one stage.
 template <class P>
 int stage_main(int argc, char** argv, const Stage<P>& stage) {
-  return stage_main<P>(argc, argv, StageProgram<P>{{stage}, {}, {}, {}, {}});
+  return stage_main<P>(argc, argv, StageProgram<P>(stage));
 }
 
 //! One table of a ladder that has several (e.g. the same stages with another finish).

@@ -1,6 +1,17 @@
 //! @file drivers_impl.hpp
-//! @brief The bodies of stage_main and ladder_main. Included only by the .cpp file of each problem
-//! (common/reduce/reduce_problem.cpp, common/scan/scan_problem.cpp, common/histogram/histogram_problem.cpp), which instantiates them once for that problem.
+//! @brief How stage_main and ladder_main (drivers.hpp) do their work, in named steps: parse the
+//! flags, pick the stage or stages, refuse what the arguments or this GPU cannot run, time, report.
+//! A template body, not a header to use: only each problem's .cpp file (common/reduce/reduce_problem.cpp,
+//! common/scan/scan_problem.cpp, common/histogram/histogram_problem.cpp) includes it, to instantiate
+//! both drivers once for its problem; the CPU tests include it for detail::add_problem_flags.
+//!
+//! stage_main: check_forms, add_problem_flags, add_form_flags, parse_command_line, form_chosen, then
+//! run_stage_program (check_stage_args, query_device, check_stage_fits_gpu, measure_stage or
+//! profile_once, print_stage_report, write_records).
+//! ladder_main: add_problem_flags, add_ladder_flags, parse_command_line, ladder_sizes, then
+//! check_host_memory_for, pick_stages, query_device, drop_unfit_stages, and run_ladder (time_ladder,
+//! stage_rows, add_ceiling_rows, ladder_markdown) or size_ladder (time_at_size per size,
+//! size_tables, size_ladder_markdown).
 #pragma once
 #include <cuda_profiler_api.h>
 #include <nvtx3/nvToolsExt.h>
@@ -28,7 +39,7 @@
 #include "measure.hpp"
 #include "program.hpp"
 #include "report.hpp"
-#include "roofline.hpp"
+#include "roofline_model.hpp"
 
 namespace harness {
 
@@ -62,6 +73,43 @@ void add_problem_flags(CLI::App& app, RunOptions& o, typename P::Config& config,
   P::add_flags(app, config, stages);
 }
 
+//! Throws std::logic_error unless `program` has one form for every combination of its flags'
+//! values: each form gives a value of every flag, and no two forms give the same values.
+template <class P>
+void check_forms(const StageProgram<P>& program) {
+  std::size_t combinations = 1;
+  for (const VariantFlag& f : program.flags) combinations *= f.names.size();
+  const std::string& name = program.stage().name;
+  if (program.forms.size() != combinations)
+    throw std::logic_error(name + ": " + std::to_string(program.forms.size()) + " forms for " +
+                           std::to_string(combinations) + " combinations of the variant flags");
+  for (std::size_t i = 0; i < program.forms.size(); ++i) {
+    const std::vector<std::string>& v = program.forms[i].values;
+    bool valid = v.size() == program.flags.size();
+    for (std::size_t k = 0; valid && k < v.size(); ++k) valid = std::count(program.flags[k].names.begin(), program.flags[k].names.end(), v[k]) == 1;
+    for (std::size_t j = 0; valid && j < i; ++j) valid = program.forms[j].values != v;
+    if (!valid) throw std::logic_error(name + ": form " + std::to_string(i) + " names no new combination of the variant flags");
+  }
+}
+
+//! Adds each of `flags` that has a choice (two values or more) to `app`, bound to its entry of
+//! `chosen`, which starts at every flag's default (its first value).
+inline void add_form_flags(CLI::App& app, const std::vector<VariantFlag>& flags, std::vector<std::string>& chosen) {
+  chosen.clear();
+  for (const VariantFlag& f : flags) chosen.push_back(f.names.front());
+  for (std::size_t k = 0; k < flags.size(); ++k)
+    if (flags[k].names.size() > 1)
+      app.add_option(flags[k].flag, chosen[k], flags[k].help)->check(CLI::IsMember(flags[k].names))->capture_default_str();
+}
+
+//! The stage of the form whose values are `chosen` (check_forms has made sure there is one).
+template <class P>
+const Stage<P>& form_chosen(const StageProgram<P>& program, const std::vector<std::string>& chosen) {
+  for (const StageForm<P>& f : program.forms)
+    if (f.values == chosen) return f.stage;
+  throw std::logic_error(program.stage().name + ": no form for these flags");
+}
+
 //! Timing options from the command line.
 inline TimingOptions timing_from(const RunOptions& o) {
   TimingOptions t;
@@ -72,7 +120,9 @@ inline TimingOptions timing_from(const RunOptions& o) {
   return t;
 }
 
-//! Arguments of a launch described without buffers, for the checks before anything is allocated.
+//! The launch arguments a run of the program would have, without buffers: type, n, block, grid
+//! and the problem's settings (P::apply), pointers null. What the checks before any allocation look
+//! at: validate_config, check_device_fit, the shared-memory rule of default_block_of, the output's size.
 template <class P>
 typename P::Args probe_args(DType type, const typename P::Config& config, const RunOptions& o) {
   typename P::Args a;
@@ -202,511 +252,718 @@ inline std::string size_label(std::size_t n) {
   return std::to_string(n);
 }
 
-//! The small-input form of a ladder (--sizes, --small): every stage, the baseline and the
-//! bandwidth ceilings at each size, each checked (as the ladder checks them), timed with `t` (many
-//! runs per sample) and counted (the launches one run enqueues, from a CUDA graph of it); two tables
-//! over the sizes: microseconds per run with launches per run, and CUB's time / the stage's time.
-//! @tparam BlockOf callable(const Stage<P>&) -> int, the block each stage runs at
-template <class P, class BlockOf>
-int size_ladder(const LadderSpec<P>& spec, RunOptions o, const typename P::Config& config, DType type,
-                const std::vector<const Stage<P>*>& stages, BlockOf block_of, const DeviceInfo& dev,
-                const std::vector<std::string>& skipped, const std::vector<std::size_t>& sizes,
-                const TimingOptions& t, int argc, char** argv) {
+//! Rows of a Markdown table, each a list of cells.
+using MarkdownRows = std::vector<std::vector<std::string>>;
+
+// ===== The stage program: stage_main's steps after parsing ======================================
+
+//! The checks of a stage program before the GPU is queried: first the sizes (an overflow, the host
+//! memory for the inputs: nothing asks the GPU before them), then the block (without --block, the
+//! stage's default, lowered where this GPU's shared memory per block cannot hold it; the limits
+//! need the GPU: without one, the static default, and the program stops at query_device with the
+//! no-GPU message), the stage's rules for these arguments (validate_config) and the output files.
+//! Sets o.block.
+//! @return the bytes the inputs take on the device
+//! @throws UsageError, UnsupportedError naming what was refused
+template <class P>
+std::size_t check_stage_args(const Stage<P>& stage, RunOptions& o, const typename P::Config& config, DType type) {
+  const std::size_t input_bytes = check_host_memory_for<P>(type, config, o);
+  if (!o.block_given) {
+    o.block = default_block_of(stage);
+    if (gpu_available()) o.block = default_block_of(stage, probe_args<P>(type, config, o), current_device_limits());
+  }
+  validate_config(stage, probe_args<P>(type, config, o));
+  for (const std::string* path : {&o.csv, &o.json})
+    if (!path->empty()) check_writable(*path);
+  return input_bytes;
+}
+
+//! What this GPU cannot run is refused here, before any allocation: the stage's architecture,
+//! shared memory and other device rules (check_device_fit), the grid limit (validate_shape: the
+//! occupancy needs the device), then the device memory the inputs need.
+//! @throws UnsupportedError, UsageError naming what was refused
+template <class P>
+void check_stage_fits_gpu(const Stage<P>& stage, const RunOptions& o, const typename P::Config& config, DType type,
+                          std::size_t input_bytes) {
+  const typename P::Args probe = probe_args<P>(type, config, o);
+  check_device_fit(stage, probe, current_device_limits());
+  validate_shape(stage, probe);
+  ensure_device_memory(input_bytes, std::string(two_inputs<P>(type, config, o) ? "the exact and the timed input, "
+                                                                                : "the input, ") +
+                                        std::to_string(o.n) + " " + dtype_name(type) + " each,");
+}
+
+//! --profile: one checked warm-up (on exact data where `exact` is given), then exactly one launch
+//! between cudaProfilerStart/Stop inside an NVTX range named after the stage, checked on `timed`.
+template <class P>
+Measurement profile_once(const Stage<P>& stage, Session<P>* exact, Session<P>& timed, const RunOptions& o) {
+  const typename P::Args args = timed.args_for(stage, o.block, o.grid);
+  Measurement m;
+  m.stage = stage.name;
+  m.label = stage.label;
+  m.n = o.n;
+  m.type = timed.type();
+  m.block = o.block;
+  m.grid = grid_of(stage, args);
+  m.verdict = exact ? exact->run_and_check(stage, exact->args_for(stage, o.block, o.grid))
+                    : timed.run_and_check(stage, args);  // the warm-up
+  timed.poison_for(stage);
+  CUDA_CHECK(cudaStreamSynchronize(timed.stream()));
+  CUDA_CHECK(cudaProfilerStart());
+  nvtxRangePushA(stage.name.c_str());
+  run_stage(stage, args);
+  CUDA_CHECK(cudaStreamSynchronize(timed.stream()));
+  nvtxRangePop();
+  CUDA_CHECK(cudaProfilerStop());
+  m.timed = timed.check_output(stage, args);
+  return m;
+}
+
+//! Prints a stage program's report: the stage and what changed, the device, the configuration, the
+//! timing, throughput and roofline (not with --profile), both checks and the verdict.
+template <class P>
+void print_stage_report(const Stage<P>& stage, const Measurement& m, const DeviceInfo& dev, const RunOptions& o,
+                        const typename P::Config& config, Session<P>& timed, bool exact) {
+  std::printf("%s: %s\n", stage.name.c_str(), stage.label.c_str());
+  std::printf("  changed:    %s\n", stage.change.c_str());
+  std::printf("  device:     %s\n", dev.summary().c_str());
+  std::printf("  config:     n = %zu %s (%.1f MiB), %s, block %d, grid %zu, dist %s, seed %llu\n",
+              m.n, dtype_name(m.type), m.n * static_cast<double>(dtype_size(m.type)) / 1048576.0,
+              P::describe(config).c_str(), m.block, m.grid, o.dist.c_str(),
+              static_cast<unsigned long long>(o.seed));
+  if (o.profile) {
+    std::printf("  profile:    one launch inside a profiler range (no timing)\n");
+  } else {
+    const typename P::Args args = timed.args_for(stage, o.block, o.grid);
+    const Roofline roof{dev.peak_fp32_flops_per_s, dev.peak_bw_bytes_per_s};
+    const double ai = m.bytes > 0 ? P::operations(args) / m.bytes : 0;
+    std::printf("  timing:     %d runs after %d warm-up, L2 %s between runs\n", m.time.iters,
+                o.warmup, o.no_flush ? "kept warm" : "flushed");
+    std::printf("  time:       median %.4f ms, min %.4f ms\n", m.time.median_ms, m.time.min_ms);
+    std::printf("  throughput: %.1f GB/s (%.1f%% of peak %.0f GB/s; %s), %.1f G%s/s\n", m.gb_per_s,
+                m.pct_peak_bw, dev.peak_bw_bytes_per_s / 1e9, P::bytes_help(), m.gop_per_s,
+                P::operation_name());
+    std::printf("  roofline:   %.3f op/byte, ridge %.2f FLOP/byte, ceiling %.1f Gop/s\n", ai,
+                roof.ridge_point(), roof.ceiling(ai) / 1e9);
+  }
+  if (exact)
+    std::printf("  check:      exact data (%s): %s\n", P::exact_dist_help(), check_line(m.verdict).c_str());
+  std::printf("  %s %s data: %s\n", exact ? "error:     " : "check:     ", o.dist.c_str(),
+              check_line(m.timed).c_str());
+  std::printf("  verify:     %s (decided by the %s check)\n", m.ok() ? "PASS" : "FAIL",
+              check_name(m.decided_by()));
+}
+
+//! A stage program once its flags are parsed: the checks (check_stage_args; query_device;
+//! check_stage_fits_gpu), the inputs, one measurement (or with --profile one profiled launch), the
+//! report and the records (--csv, --json).
+//! @return 0 when the checks passed, kExitFailure otherwise
+template <class P>
+int run_stage_program(const Stage<P>& stage, RunOptions& o, const typename P::Config& config) {
+  const DType type = parse_dtype(o.type);
+  const std::size_t input_bytes = check_stage_args(stage, o, config, type);
+  const DeviceInfo dev = query_device();
+  check_stage_fits_gpu(stage, o, config, type, input_bytes);
   Stream stream;
-  const Stage<P> base = P::baseline(type, config, stages);
-  // One row per stage: a stage in two of the ladder's tables (stage 11 closes both of chapter 7's)
-  // is timed once here.
+  std::optional<Session<P>> exact = exact_session<P>(type, config, o, stream.get());
+  Session<P> timed = Session<P>::generate(type, config, o.n, o.dist, o.seed, stream.get());
+  const Measurement m = o.profile ? profile_once(stage, exact ? &*exact : nullptr, timed, o)
+                                  : measure_stage(stage, exact ? &*exact : nullptr, timed, o.block, o.grid,
+                                                  timing_from(o), dev);
+  print_stage_report(stage, m, dev, o, config, timed, exact.has_value());
+  Record cfg;
+  P::add_columns(config, cfg);
+  Record r = measurement_record(m, cfg);
+  r.add("dist", o.dist).add("device", dev.name).add("peak_bw_gb_per_s", dev.peak_bw_bytes_per_s / 1e9);
+  write_records(o, {r});
+  return m.ok() ? 0 : kExitFailure;
+}
+
+// ===== The ladder: its flags and the stages it runs ==============================================
+
+//! The flags a ladder has beside a stage program's.
+struct LadderFlags {
+  std::string stages;                   //!< --stages: comma-separated names; empty: every stage
+  std::string sizes;                    //!< --sizes as typed
+  bool small = false;                   //!< --small
+  int runs_per_sample = 100;            //!< --runs-per-sample
+  std::string sample_timing = "graph";  //!< --sample-timing: graph or stream
+};
+
+//! Adds --stages and the small-input form's flags (--sizes, --small, --runs-per-sample,
+//! --sample-timing) to `app`, bound to `f`.
+inline void add_ladder_flags(CLI::App& app, LadderFlags& f) {
+  app.add_option("--stages", f.stages, "Run only these stages (comma-separated names)");
+  app.add_option("--sizes", f.sizes,
+                 "Instead of one --n, a table over these sizes of microseconds and launches per run (comma-separated; "
+                 "A..B: A, 2A, 4A, ... up to B), e.g. 2^10..2^22");
+  app.add_flag("--small", f.small, "The small-input table at 2^10, 2^12, ..., 2^22 (--sizes), where latency, not bandwidth, decides");
+  app.add_option("--runs-per-sample", f.runs_per_sample,
+                 "With --sizes or --small: runs timed together in one sample (its time divided by this)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--sample-timing", f.sample_timing,
+                 "With --sizes or --small: graph (the runs of a sample captured once into a CUDA graph and replayed) or "
+                 "stream (enqueued back to back)")
+      ->check(CLI::IsMember({"graph", "stream"}))
+      ->capture_default_str();
+}
+
+//! The sizes of the small-input form (--small: 2^10, 2^12, ..., 2^22; or --sizes), or none for a
+//! ladder at one --n.
+//! @throws UsageError for --small with --sizes, either with --n, the small-input flags without
+//!         either, or a size of 0
+inline std::vector<std::size_t> ladder_sizes(const CLI::App& app, const LadderFlags& f) {
+  if (f.small && !f.sizes.empty()) throw UsageError("give --small or --sizes, not both");
+  if ((f.small || !f.sizes.empty()) && app.count("--n")) throw UsageError("give --n or --sizes / --small, not both");
+  if (!f.small && f.sizes.empty() && (app.count("--runs-per-sample") || app.count("--sample-timing")))
+    throw UsageError("--runs-per-sample and --sample-timing belong to the small-input table: add --small or --sizes");
+  std::vector<std::size_t> sizes;
+  if (f.small)
+    for (int k = 10; k <= 22; k += 2) sizes.push_back(std::size_t{1} << k);
+  if (!f.sizes.empty()) sizes = parse_size_list(f.sizes);
+  for (std::size_t n : sizes)
+    if (n == 0) throw UsageError("--sizes: every size must be at least 1");
+  return sizes;
+}
+
+//! The timing of the small-input form: the command line's, with --runs-per-sample runs per sample,
+//! replayed from a CUDA graph unless --sample-timing stream.
+inline TimingOptions small_input_timing(const RunOptions& o, const LadderFlags& f) {
+  TimingOptions t = timing_from(o);
+  t.runs_per_sample = f.runs_per_sample;
+  t.graph = f.sample_timing == "graph";
+  return t;
+}
+
+//! The names --stages lists (`list`, comma-separated); empty for every stage.
+//! @throws UsageError for a name that is none of `all`
+template <class P>
+std::vector<std::string> stages_asked(const std::string& list, const std::vector<const Stage<P>*>& all) {
+  std::vector<std::string> wanted;
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ',');)
+    if (!item.empty()) wanted.push_back(item);
+  for (const auto& w : wanted)
+    if (std::none_of(all.begin(), all.end(), [&](const Stage<P>* s) { return s->name == w; }))
+      throw UsageError("--stages: unknown stage '" + w + "'");
+  return wanted;
+}
+
+//! One table of a ladder run: the stages of it that run, and (once timed) their measurements.
+template <class P>
+struct PickedTable {
+  const LadderTable<P>* table = nullptr;  //!< the spec's table
+  std::vector<const Stage<P>*> stages;    //!< its stages that run, in ladder order
+  std::vector<Measurement> rows;          //!< their measurements, in the same order
+};
+
+//! What a ladder run settles before it times anything: the input, the options, the tables and the
+//! stages this GPU skips.
+template <class P>
+struct LadderPlan {
+  DType type = DType::f32;              //!< the input type (--type)
+  typename P::Config config;            //!< the problem's settings
+  RunOptions o;                         //!< the common flags
+  std::vector<PickedTable<P>> tables;   //!< the tables with a stage that runs
+  std::vector<std::string> skipped;     //!< one line per stage this GPU cannot run
+
+  //! The block `s` runs at: --block (or the nearest block size it accepts); without --block, its
+  //! own default block (default_block_of: 256 for most stages), lowered to what this GPU holds.
+  int block_of(const Stage<P>& s) const {
+    if (o.block_given) return std::clamp(o.block, s.min_block, s.max_block);
+    if (!gpu_available()) return default_block_of(s);
+    return default_block_of(s, probe_args<P>(type, config, o), current_device_limits());
+  }
+  //! Every stage that runs, table after table.
+  std::vector<const Stage<P>*> stages() const {
+    std::vector<const Stage<P>*> all;
+    for (const PickedTable<P>& p : tables) all.insert(all.end(), p.stages.begin(), p.stages.end());
+    return all;
+  }
+};
+
+//! Fills plan.tables: per table of `tables`, the stages `wanted` names (every stage where it is
+//! empty) that accept this type and these settings at their block; tables left empty go.
+//! @throws UsageError when no stage is left, in the first refusal's words
+template <class P>
+void pick_stages(LadderPlan<P>& plan, const std::vector<LadderTable<P>>& tables, const std::vector<std::string>& wanted) {
+  std::vector<std::string> refusals;  // why the chosen stages that were left out refused
+  for (const LadderTable<P>& t : tables) {
+    PickedTable<P> p{&t, {}, {}};
+    for (const Stage<P>& s : t.stages) {
+      const bool chosen = wanted.empty() || std::count(wanted.begin(), wanted.end(), s.name);
+      typename P::Args probe = probe_args<P>(plan.type, plan.config, plan.o);
+      probe.block = plan.block_of(s);
+      probe.grid = 0;
+      try {
+        validate_config(s, probe);
+        if (chosen) p.stages.push_back(&s);
+      } catch (const UsageError& e) {  // e.g. a type or operator this stage does not offer
+        if (chosen) refusals.push_back(e.what());
+      }
+    }
+    if (!p.stages.empty()) plan.tables.push_back(std::move(p));
+  }
+  if (plan.tables.empty())
+    throw UsageError("no stage supports this type and these settings" +
+                     (refusals.empty() ? std::string() : " (" + refusals.front() + ")"));
+}
+
+//! Drops the picked stages this GPU cannot run (architecture, shared memory, toolkit:
+//! check_device_fit), each with one line on stderr and in plan.skipped; tables left empty go.
+//! @throws UnsupportedError when no stage is left
+template <class P>
+void drop_unfit_stages(LadderPlan<P>& plan) {
+  const DeviceLimits& limits = current_device_limits();
+  for (PickedTable<P>& p : plan.tables) {
+    std::vector<const Stage<P>*> kept;
+    for (const Stage<P>* s : p.stages) {
+      typename P::Args probe = probe_args<P>(plan.type, plan.config, plan.o);
+      probe.block = plan.block_of(*s);
+      try {
+        check_device_fit(*s, probe, limits);
+        kept.push_back(s);
+      } catch (const UnsupportedError& e) {
+        std::fprintf(stderr, "  %s\n", skip_note(e.what()).c_str());
+        plan.skipped.push_back(skip_note(e.what()));
+      }
+    }
+    p.stages = std::move(kept);
+  }
+  plan.tables.erase(std::remove_if(plan.tables.begin(), plan.tables.end(),
+                                   [](const PickedTable<P>& p) { return p.stages.empty(); }),
+                    plan.tables.end());
+  if (plan.tables.empty()) throw UnsupportedError(std::string(kCannotRunHere) + ": no stage of this ladder fits it");
+}
+
+// ===== The small-input form of a ladder (--sizes, --small) =====================================
+
+//! One cell of the small-input tables: one row at one size.
+struct SizeCell {
+  double us = 0;     //!< median microseconds per run
+  int launches = 0;  //!< what one run enqueues
+  bool ok = true;    //!< both checks passed (ceilings: always)
+};
+
+//! The rows of the small-input tables: each stage once (a stage in two of the ladder's tables,
+//! like stage 11 closing both of chapter 7's, is timed once), then the baseline.
+template <class P>
+std::vector<const Stage<P>*> size_ladder_rows(const std::vector<const Stage<P>*>& stages, const Stage<P>& base) {
   std::vector<const Stage<P>*> rows;
   for (const Stage<P>* s : stages)
     if (std::none_of(rows.begin(), rows.end(), [&](const Stage<P>* r) { return r->name == s->name; })) rows.push_back(s);
   rows.push_back(&base);
-  const std::vector<Ceiling> ceilings = P::ceilings();
-  struct Cell {
-    double us = 0;      // median microseconds per run
-    int launches = 0;   // what one run enqueues
-    bool ok = true;     // both checks passed (ceilings: always)
-  };
-  std::vector<std::vector<Cell>> cells(rows.size() + ceilings.size(), std::vector<Cell>(sizes.size()));
-  std::vector<Record> records;
-  Record cfg;
-  P::add_columns(config, cfg);
-  bool all_ok = true;
-  for (std::size_t k = 0; k < sizes.size(); ++k) {
-    o.n = sizes[k];
-    std::fprintf(stderr, "[%s] %s, n = %zu %s\n", spec.program.c_str(), dev.name.c_str(), o.n, dtype_name(type));
-    std::optional<Session<P>> exact = exact_session<P>(type, config, o, stream.get());
-    Session<P> timed = Session<P>::generate(type, config, o.n, o.dist, o.seed, stream.get());
-    std::vector<Measurement> ms;
-    for (const Stage<P>* s : rows) {
-      const bool is_base = s == &base;
-      const int block = is_base ? 256 : block_of(*s);
-      std::fprintf(stderr, "  timing %s\n", s->name.c_str());
-      Measurement m = measure_stage(*s, exact ? &*exact : nullptr, timed, block, 0, t, dev, is_base);
-      const typename P::Args args = timed.args_for(*s, block, 0);
-      const LaunchCount lc = count_launches([&](cudaStream_t) { run_stage(*s, args); }, timed.stream());
-      ms.push_back(m);
-      cells[ms.size() - 1][k] = {m.time.median_ms * 1e3, lc.launches(), m.ok()};
-      all_ok = all_ok && m.ok();
-      Record r = measurement_record(m, cfg);
-      r.add("launches", static_cast<long long>(lc.launches())).add("kernels", static_cast<long long>(lc.kernels))
-          .add("memsets", static_cast<long long>(lc.memsets)).add("copies", static_cast<long long>(lc.copies));
-      records.push_back(std::move(r));
-    }
-    const double cub_ms = ms.back().time.median_ms;
-    for (std::size_t i = 0; i < ceilings.size(); ++i) {
-      std::fprintf(stderr, "  timing %s\n", ceiling_name(ceilings[i]));
-      const CeilingResult roof = time_ceiling(ceilings[i], timed.input(), timed.input_bytes(), t, stream.get(), dev);
-      cells[rows.size() + i][k] = {roof.ms * 1e3, roof.launches, true};
-      Record r = ceiling_record(ceilings[i], roof, o.n, type, cfg, dev);
-      r.add("launches", static_cast<long long>(roof.launches)).add("kernels", std::string())
-          .add("memsets", std::string()).add("copies", std::string());
-      records.push_back(std::move(r));
-    }
-    // Columns every row of this size shares: the timing, the ratio to CUB, the device.
-    for (std::size_t i = records.size() - rows.size() - ceilings.size(); i < records.size(); ++i) {
-      Record& r = records[i];
-      const double row_ms = std::get<double>(*r.find("ms_median"));
-      r.add("runs_per_sample", static_cast<long long>(std::max(1, t.runs_per_sample)))
-          .add("timing", std::string(t.graph ? "graph" : (t.runs_per_sample > 1 ? "stream" : "single")))
-          .add("us_median", row_ms * 1e3).add("vs_cub", row_ms > 0 ? cub_ms / row_ms : 0.0).add("dist", o.dist)
-          .add("device", dev.name);
-    }
-  }
-  clear_grid_and_block(records, base.name);
+  return rows;
+}
 
-  std::vector<std::string> header{"#", "stage"};
-  for (std::size_t n : sizes) header.push_back(size_label(n));
-  std::vector<std::vector<std::string>> us_table, ratio_table;
+//! One row at one size: checked and timed as measure_stage does (`t`: many runs per sample), and
+//! the launches one run enqueues counted from a CUDA graph of it. Returns its cell and its record.
+template <class P>
+std::pair<SizeCell, Record> size_row(const Stage<P>& s, bool is_base, int block, Session<P>* exact, Session<P>& timed,
+                                     const TimingOptions& t, const DeviceInfo& dev, const Record& cfg) {
+  std::fprintf(stderr, "  timing %s\n", s.name.c_str());
+  const Measurement m = measure_stage(s, exact, timed, block, 0, t, dev, is_base);
+  const typename P::Args args = timed.args_for(s, block, 0);
+  const LaunchCount lc = count_launches([&](cudaStream_t) { run_stage(s, args); }, timed.stream());
+  Record r = measurement_record(m, cfg);
+  r.add("launches", static_cast<long long>(lc.launches())).add("kernels", static_cast<long long>(lc.kernels))
+      .add("memsets", static_cast<long long>(lc.memsets)).add("copies", static_cast<long long>(lc.copies));
+  return {{m.time.median_ms * 1e3, lc.launches(), m.ok()}, std::move(r)};
+}
+
+//! One bandwidth ceiling at one size: its cell and its record.
+template <class P>
+std::pair<SizeCell, Record> size_ceiling_row(Ceiling c, const Session<P>& timed, const TimingOptions& t,
+                                             const DeviceInfo& dev, const Record& cfg) {
+  std::fprintf(stderr, "  timing %s\n", ceiling_name(c));
+  const CeilingResult roof = time_ceiling(c, timed.input(), timed.input_bytes(), t, timed.stream(), dev);
+  Record r = ceiling_record(c, roof, timed.n(), timed.type(), cfg, dev);
+  r.add("launches", static_cast<long long>(roof.launches)).add("kernels", std::string())
+      .add("memsets", std::string()).add("copies", std::string());
+  return {{roof.ms * 1e3, roof.launches, true}, std::move(r)};
+}
+
+//! Adds the columns every row of one size shares to records[first..]: the timing method, microseconds,
+//! the ratio to the baseline's time `cub_ms`, the data and the device.
+inline void add_size_columns(std::vector<Record>& records, std::size_t first, double cub_ms, const TimingOptions& t,
+                             const std::string& dist, const DeviceInfo& dev) {
+  for (std::size_t i = first; i < records.size(); ++i) {
+    Record& r = records[i];
+    const double row_ms = std::get<double>(*r.find("ms_median"));
+    r.add("runs_per_sample", static_cast<long long>(std::max(1, t.runs_per_sample)))
+        .add("timing", std::string(t.graph ? "graph" : (t.runs_per_sample > 1 ? "stream" : "single")))
+        .add("us_median", row_ms * 1e3).add("vs_cub", row_ms > 0 ? cub_ms / row_ms : 0.0).add("dist", dist)
+        .add("device", dev.name);
+  }
+}
+
+//! What the small-input form measured: a cell per row (stages, the baseline, then the ceilings) and
+//! size, and one record per cell.
+struct SizeTable {
+  std::vector<std::vector<SizeCell>> cells;  //!< [row][size]
+  std::vector<Record> records;               //!< in the order rows x sizes were timed
+  bool all_ok = true;                        //!< every stage passed both checks at every size
+};
+
+//! Every row and ceiling at size `n` (sizes[k]) on fresh inputs on `stream`: fills column k of
+//! table.cells and adds the records.
+template <class P>
+void time_at_size(const LadderPlan<P>& plan, const std::vector<const Stage<P>*>& rows, const TimingOptions& t,
+                  const DeviceInfo& dev, const std::string& program, std::size_t k, std::size_t n,
+                  cudaStream_t stream, SizeTable& table) {
+  RunOptions o = plan.o;
+  o.n = n;
+  std::fprintf(stderr, "[%s] %s, n = %zu %s\n", program.c_str(), dev.name.c_str(), o.n, dtype_name(plan.type));
+  std::optional<Session<P>> exact = exact_session<P>(plan.type, plan.config, o, stream);
+  Session<P> timed = Session<P>::generate(plan.type, plan.config, o.n, o.dist, o.seed, stream);
+  Record cfg;
+  P::add_columns(plan.config, cfg);
+  const std::size_t first = table.records.size();
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const bool is_base = r + 1 == rows.size();
+    auto [cell, record] = size_row(*rows[r], is_base, is_base ? 256 : plan.block_of(*rows[r]), exact ? &*exact : nullptr,
+                                   timed, t, dev, cfg);
+    table.cells[r][k] = cell;
+    table.all_ok = table.all_ok && cell.ok;
+    table.records.push_back(std::move(record));
+  }
+  const double cub_ms = std::get<double>(*table.records.back().find("ms_median"));
+  const std::vector<Ceiling> ceilings = P::ceilings();
+  for (std::size_t i = 0; i < ceilings.size(); ++i) {
+    auto [cell, record] = size_ceiling_row(ceilings[i], timed, t, dev, cfg);
+    table.cells[rows.size() + i][k] = cell;
+    table.records.push_back(std::move(record));
+  }
+  add_size_columns(table.records, first, cub_ms, t, o.dist, dev);
+}
+
+//! The two small-input tables over the sizes: microseconds (launches) per run, and the baseline's
+//! time / each row's time. Rows: the stages, the baseline (the last of `rows`), the ceilings.
+template <class P>
+std::pair<MarkdownRows, MarkdownRows> size_tables(const std::vector<const Stage<P>*>& rows, const SizeTable& table,
+                                                  std::size_t sizes) {
+  const std::vector<Ceiling> ceilings = P::ceilings();
   const std::size_t cub_row = rows.size() - 1;
-  for (std::size_t r = 0; r < cells.size(); ++r) {
+  MarkdownRows us_table, ratio_table;
+  for (std::size_t r = 0; r < table.cells.size(); ++r) {
     const bool ceiling = r >= rows.size();
     const std::string name = ceiling ? ceiling_name(ceilings[r - rows.size()]) : "`" + rows[r]->name + "`";
     std::vector<std::string> us_row{ceiling || r == cub_row ? "-" : stage_number(rows[r]->name), name};
     std::vector<std::string> ratio_row = us_row;
-    for (std::size_t k = 0; k < sizes.size(); ++k) {
-      const Cell& c = cells[r][k];
+    for (std::size_t k = 0; k < sizes; ++k) {
+      const SizeCell& c = table.cells[r][k];
       us_row.push_back(fixed(c.us, 2) + " (" + std::to_string(c.launches) + ")" + (c.ok ? "" : " **FAIL**"));
-      ratio_row.push_back(c.us > 0 ? fixed(cells[cub_row][k].us / c.us, 2) : "");
+      ratio_row.push_back(c.us > 0 ? fixed(table.cells[cub_row][k].us / c.us, 2) : "");
     }
     us_table.push_back(std::move(us_row));
     ratio_table.push_back(std::move(ratio_row));
   }
+  return {std::move(us_table), std::move(ratio_table)};
+}
+
+//! The small-input report: a heading, how it was measured, the two tables and the ceilings' note.
+template <class P>
+std::string size_ladder_markdown(const LadderSpec<P>& spec, const LadderPlan<P>& plan, const DeviceInfo& dev,
+                                 const std::vector<std::size_t>& sizes, const std::pair<MarkdownRows, MarkdownRows>& tables,
+                                 const TimingOptions& t, int argc, char** argv) {
+  std::vector<std::string> header{"#", "stage"};
+  for (std::size_t n : sizes) header.push_back(size_label(n));
   std::ostringstream md;
-  const std::string date = today();
   md << "## " << spec.title << ": small inputs\n\n"
      << "- device: " << dev.summary() << "\n"
-     << "- input: " << dtype_name(type) << ", " << P::describe(config) << ", dist " << o.dist << ", seed " << o.seed
-     << ", at each size in the columns\n"
+     << "- input: " << dtype_name(plan.type) << ", " << P::describe(plan.config) << ", dist " << plan.o.dist
+     << ", seed " << plan.o.seed << ", at each size in the columns\n"
      << "- checks: every cell is checked on exact data (" << P::exact_dist_help()
      << ") and on the timed input, as the ladder checks them; a cell that failed says **FAIL**\n"
      << "- timing: " << timing_method(t) << "; median of up to " << t.iters << " samples after " << t.warmup
      << " warm-up\n"
      << "- launches: in brackets, what one run enqueues on the GPU (kernels, memsets and copies), counted from a "
         "CUDA graph of one run (cudaGraphGetNodes)\n"
-     << "- command: `" << command_line(argc, argv) << "` (" << date << ")\n";
-  for (const std::string& why : skipped) md << "- " << why << "\n";
-  md << "\n### Microseconds per run (launches per run)\n\n" << markdown_table(header, us_table)
-     << "\n### CUB's time / the row's time (above 1: faster than CUB)\n\n" << markdown_table(header, ratio_table)
+     << "- command: `" << command_line(argc, argv) << "` (" << today() << ")\n";
+  for (const std::string& why : plan.skipped) md << "- " << why << "\n";
+  md << "\n### Microseconds per run (launches per run)\n\n" << markdown_table(header, tables.first)
+     << "\n### CUB's time / the row's time (above 1: faster than CUB)\n\n" << markdown_table(header, tables.second)
      << "\n" << P::ceilings_help() << "\n";
-  std::cout << md.str();
-  if (!o.md.empty()) write_text_file(o.md, md.str());
-  write_records(o, records);
-  return all_ok ? 0 : kExitFailure;
+  return md.str();
+}
+
+//! The small-input form of a ladder (--sizes, --small): every stage, the baseline and the
+//! bandwidth ceilings at each size, each checked (as the ladder checks them), timed with `t` (many
+//! runs per sample) and counted (the launches one run enqueues, from a CUDA graph of it); two tables
+//! over the sizes: microseconds per run with launches per run, and CUB's time / the stage's time.
+//! @return 0 when every stage passed at every size, else kExitFailure
+template <class P>
+int size_ladder(const LadderSpec<P>& spec, const LadderPlan<P>& plan, const DeviceInfo& dev,
+                const std::vector<std::size_t>& sizes, const TimingOptions& t, int argc, char** argv) {
+  const Stage<P> base = P::baseline(plan.type, plan.config, plan.stages());
+  const std::vector<const Stage<P>*> rows = size_ladder_rows(plan.stages(), base);
+  Stream stream;
+  SizeTable table;
+  table.cells.assign(rows.size() + P::ceilings().size(), std::vector<SizeCell>(sizes.size()));
+  for (std::size_t k = 0; k < sizes.size(); ++k)
+    time_at_size(plan, rows, t, dev, spec.program, k, sizes[k], stream.get(), table);
+  clear_grid_and_block(table.records, base.name);
+  const std::string md =
+      size_ladder_markdown(spec, plan, dev, sizes, size_tables(rows, table, sizes.size()), t, argc, argv);
+  std::cout << md;
+  if (!plan.o.md.empty()) write_text_file(plan.o.md, md);
+  write_records(plan.o, table.records);
+  return table.all_ok ? 0 : kExitFailure;
+}
+
+// ===== The ladder at one size ===================================================================
+
+//! The baseline's measurement and the bandwidth ceilings' times of a ladder run (the stages'
+//! measurements go to their PickedTable's rows).
+struct LadderTimes {
+  Measurement cub;                                          //!< the library baseline
+  std::vector<std::pair<Ceiling, CeilingResult>> roofs;     //!< P::ceilings(), each timed
+};
+
+//! Times a ladder on one input: the baseline first, so that every stage can be read as a ratio to
+//! it; then every picked stage, checked and timed (into its table's rows); then the bandwidth
+//! ceilings on the same input (P::ceilings: a copy, a streaming read, or both).
+template <class P>
+LadderTimes time_ladder(LadderPlan<P>& plan, const Stage<P>& base, Session<P>* exact, Session<P>& timed,
+                        const TimingOptions& t, const DeviceInfo& dev) {
+  LadderTimes times;
+  std::fprintf(stderr, "  timing %s\n", base.name.c_str());
+  times.cub = measure_stage(base, exact, timed, 256, 0, t, dev, true);
+  for (PickedTable<P>& p : plan.tables) {
+    for (const Stage<P>* s : p.stages) {
+      std::fprintf(stderr, "  timing %s\n", s->name.c_str());
+      p.rows.push_back(measure_stage(*s, exact, timed, plan.block_of(*s), 0, t, dev));
+    }
+  }
+  for (const Ceiling c : P::ceilings()) {
+    std::fprintf(stderr, "  timing %s\n", ceiling_name(c));
+    times.roofs.emplace_back(c, time_ceiling(c, timed.input(), timed.input_bytes(), t, timed.stream(), dev));
+  }
+  return times;
+}
+
+//! One row of a ladder's table: number, stage, what changed, time, GB/s, % of peak, step, total,
+//! vs CUB, verified, the deciding check and the timed input's check.
+inline std::vector<std::string> ladder_row(const Measurement& m, const std::string& number, const std::string& change,
+                                           double step, double total, double vs_cub) {
+  return {number, "`" + m.stage + "`", change, fixed(m.time.median_ms, 4),
+          fixed(m.gb_per_s, 1), fixed(m.pct_peak_bw, 1),
+          step > 0 ? fixed(step, 2) + "x" : "", total > 0 ? fixed(total, 2) + "x" : "",
+          fixed(vs_cub, 2), m.ok() ? "yes" : "**NO**",
+          check_name(m.decided_by()),
+          m.timed.kind == CheckKind::unchecked ? "not checked" : check_name(m.timed.kind)};
+}
+
+//! The `#` of a table's row: the stage number of `stage`, where a table's forms named
+//! `STAGE_KEY` (reduce_kernel_3_partials: key "partials") are numbered as `STAGE`.
+inline std::string row_number(std::string stage, const std::string& key) {
+  const std::string suffix = "_" + key;
+  if (!key.empty() && stage.size() > suffix.size() &&
+      stage.compare(stage.size() - suffix.size(), suffix.size(), suffix) == 0)
+    stage.resize(stage.size() - suffix.size());
+  return stage_number(stage);
+}
+
+//! What a ladder reports: its Markdown tables (one per picked table) and its records.
+struct LadderReport {
+  std::vector<MarkdownRows> tables;  //!< each: the table's stages, the baseline, the ceilings
+  std::vector<Record> records;       //!< every stage, the baseline, the ceilings
+  bool all_ok = true;                //!< every stage and the baseline passed
+};
+
+//! A ladder's record of a measured row: measurement_record, then label, dist, the speedups, the
+//! ratio to CUB, the device and (with LadderSpec::tables) the table's key.
+template <class P>
+Record ladder_record(const LadderSpec<P>& spec, const LadderPlan<P>& plan, const DeviceInfo& dev,
+                     const Measurement& m, double step, double total, double vs_cub, const std::string* key) {
+  Record cfg;
+  P::add_columns(plan.config, cfg);
+  Record r = measurement_record(m, cfg);
+  r.add("label", m.label).add("dist", plan.o.dist).add("step_speedup", step).add("total_speedup", total)
+      .add("vs_cub", vs_cub).add("device", dev.name);
+  if (!spec.table_column.empty()) r.add(spec.table_column, key ? *key : std::string());
+  return r;
+}
+
+//! The rows of every picked table (its stages, then the baseline) and their records (every table's
+//! stages, then the baseline's).
+template <class P>
+LadderReport stage_rows(const LadderSpec<P>& spec, const LadderPlan<P>& plan, const Measurement& cub,
+                        const DeviceInfo& dev) {
+  LadderReport rep;
+  rep.all_ok = cub.ok();
+  for (const PickedTable<P>& p : plan.tables) {
+    MarkdownRows table;
+    const double first_ms = p.rows.front().time.median_ms;
+    for (std::size_t i = 0; i < p.rows.size(); ++i) {
+      const Measurement& m = p.rows[i];
+      rep.all_ok = rep.all_ok && m.ok();
+      const double step = i == 0 ? 1.0 : p.rows[i - 1].time.median_ms / m.time.median_ms;
+      const double total = first_ms / m.time.median_ms;
+      const double vs_cub = cub.time.median_ms / m.time.median_ms;
+      table.push_back(ladder_row(m, row_number(m.stage, p.table->key), p.stages[i]->label, step, total, vs_cub));
+      rep.records.push_back(ladder_record(spec, plan, dev, m, step, total, vs_cub, &p.table->key));
+    }
+    table.push_back(ladder_row(cub, "-", "library baseline", 0, first_ms / cub.time.median_ms, 1.0));
+    rep.tables.push_back(std::move(table));
+  }
+  const double first_ms = plan.tables.front().rows.front().time.median_ms;
+  rep.records.push_back(ladder_record(spec, plan, dev, cub, 0, first_ms / cub.time.median_ms, 1.0, nullptr));
+  return rep;
+}
+
+//! Closes every table of `rep` with the ceilings that were timed (an empty input times nothing) and
+//! adds their records.
+template <class P>
+void add_ceiling_rows(LadderReport& rep, const LadderSpec<P>& spec, const LadderPlan<P>& plan, const LadderTimes& times,
+                      const DeviceInfo& dev) {
+  Record cfg;
+  P::add_columns(plan.config, cfg);
+  for (const auto& [ceiling, roof] : times.roofs) {
+    if (roof.ms <= 0) continue;  // an empty input: nothing was timed
+    const double gbs = gigabytes_per_second(roof.bytes, roof.ms);
+    const double pct = 100.0 * gbs * 1e9 / dev.peak_bw_bytes_per_s;
+    for (auto& table : rep.tables)
+      table.push_back({"-", ceiling_name(ceiling), ceiling_help(ceiling), fixed(roof.ms, 4),
+                       fixed(gbs, 1), fixed(pct, 1), "", "", "", "-", "-", "-"});
+    Record r = ceiling_record(ceiling, roof, plan.o.n, plan.type, cfg, dev);
+    r.add("label", std::string(ceiling_help(ceiling))).add("dist", plan.o.dist)
+        .add("step_speedup", 0.0).add("total_speedup", 0.0).add("vs_cub", times.cub.time.median_ms / roof.ms)
+        .add("device", dev.name);
+    if (!spec.table_column.empty()) r.add(spec.table_column, std::string());
+    rep.records.push_back(std::move(r));
+  }
+}
+
+//! The ladder's report: a heading, the device, the input, the checks, the timing, the command, the
+//! skipped stages, one table per picked table, and what the columns mean.
+template <class P>
+std::string ladder_markdown(const LadderSpec<P>& spec, const LadderPlan<P>& plan, const LadderReport& rep,
+                            std::size_t input_bytes, std::size_t ceilings, const TimingOptions& t,
+                            const DeviceInfo& dev, int argc, char** argv) {
+  const RunOptions& o = plan.o;
+  std::ostringstream md;
+  md << "## " << spec.title << "\n\n"
+     << "- device: " << dev.summary() << "\n"
+     << "- input: n = " << o.n << " " << dtype_name(plan.type) << " (" << fixed(input_bytes / 1e6, 1)
+     << " MB), " << P::describe(plan.config) << ", dist " << o.dist << ", seed " << o.seed << "\n"
+     << "- checks: every row is checked on exact data (" << P::exact_dist_help()
+     << ") and on the timed input; `check` names the check that decided `verified`\n"
+     << "- timing: median of up to " << t.iters << " runs after " << t.warmup
+     << " warm-up, CUDA events, L2 " << (t.flush_l2 ? "flushed" : "warm") << " between runs; "
+     << (o.block_given ? "block " + std::to_string(o.block) + " (or the nearest the stage accepts)"
+                       : std::string("each stage at its default block (256, or less where the stage's shared memory "
+                                     "at 256 does not fit this GPU)"))
+     << "\n"
+     << "- command: `" << command_line(argc, argv) << "` (" << today() << ")\n";
+  for (const std::string& why : plan.skipped) md << "- " << why << "\n";
+  const std::vector<std::string> header{"#", "stage", "what changed", "ms (median)", "GB/s", "% peak",
+                                        "step", "total", "vs CUB", "verified", "check", "timed data"};
+  for (std::size_t k = 0; k < plan.tables.size(); ++k) {
+    const LadderTable<P>& lt = *plan.tables[k].table;
+    md << "\n";
+    if (!lt.title.empty()) md << "### " << lt.title << "\n\n";
+    if (!lt.note.empty()) md << lt.note << "\n\n";
+    md << markdown_table(header, rep.tables[k]);
+  }
+  md << "\nGB/s = " << P::bytes_help() << " / median time (1e9 B/s); `vs CUB` = CUB's time / the stage's time;"
+     << " `timed data`: the timed input's own check (exact, or its error against the stage's depth bound, or"
+     << " not checked where that bound is looser than the answer).";
+  if (plan.tables.size() > 1)
+    md << " Each table's `step` compares a row with the row above it, `total` with the table's first row;"
+       << " the baseline and the " << (ceilings > 1 ? "ceilings were" : "ceiling was")
+       << " measured once and close every table.";
+  md << "\n\n" << P::ceilings_help() << "\n";
+  return md.str();
+}
+
+//! A ladder at one --n: the inputs, the times, the report (stdout, --md), the records (--csv,
+//! --json), and a line on stderr for every stage that failed.
+//! @return 0 when every row passed, else kExitFailure
+template <class P>
+int run_ladder(const LadderSpec<P>& spec, LadderPlan<P>& plan, const DeviceInfo& dev, int argc, char** argv) {
+  const RunOptions& o = plan.o;
+  Stream stream;
+  std::optional<Session<P>> exact = exact_session<P>(plan.type, plan.config, o, stream.get());
+  Session<P> timed = Session<P>::generate(plan.type, plan.config, o.n, o.dist, o.seed, stream.get());
+  const TimingOptions t = timing_from(o);
+  std::fprintf(stderr, "[%s] %s, n = %zu %s, %s\n", spec.program.c_str(), dev.name.c_str(), o.n,
+               dtype_name(plan.type), P::describe(plan.config).c_str());
+  const Stage<P> base = P::baseline(plan.type, plan.config, plan.stages());
+  const LadderTimes times = time_ladder(plan, base, exact ? &*exact : nullptr, timed, t, dev);
+  LadderReport rep = stage_rows(spec, plan, times.cub, dev);
+  add_ceiling_rows(rep, spec, plan, times, dev);
+  clear_grid_and_block(rep.records, base.name);
+  const std::string md = ladder_markdown(spec, plan, rep, timed.input_bytes(), times.roofs.size(), t, dev, argc, argv);
+  std::cout << md;
+  if (!o.md.empty()) write_text_file(o.md, md);
+  write_records(o, rep.records);
+  for (const PickedTable<P>& p : plan.tables)
+    for (const auto& m : p.rows)
+      if (!m.ok())
+        std::cerr << m.stage << ": verification FAILED: " << (m.verdict.ok ? m.timed.message : m.verdict.message)
+                  << "\n";
+  return rep.all_ok ? 0 : kExitFailure;
 }
 
 }  // namespace detail
 
 template <class P>
 int stage_main(int argc, char** argv, const StageProgram<P>& program) {
-  const Stage<P>& first = program.variants.front();
+  detail::check_forms(program);
+  const Stage<P>& first = program.stage();
   CLI::App app{first.name + ": " + first.label + ". " + first.change + " (" + first.source + ")",
                first.name};
   RunOptions o;
   typename P::Config config;
   std::vector<const Stage<P>*> all;
-  for (const Stage<P>& v : program.variants) all.push_back(&v);
+  for (const StageForm<P>& f : program.forms) all.push_back(&f.stage);
   detail::add_problem_flags<P>(app, o, config, all, /*ladder=*/false);
-  // The variant flags: variant_flag first, then more_flags; the forms are every combination.
-  std::vector<VariantFlag> flags;
-  if (!program.variant_flag.empty() || !program.variant_names.empty())
-    flags.push_back({program.variant_flag, program.variant_names, program.variant_help});
-  flags.insert(flags.end(), program.more_flags.begin(), program.more_flags.end());
-  std::size_t forms = 1;
-  for (const VariantFlag& f : flags) forms *= f.names.size();
-  if (forms != program.variants.size())
-    throw std::logic_error(first.name + ": " + std::to_string(program.variants.size()) +
-                           " variants for " + std::to_string(forms) + " combinations of the variant flags");
-  std::vector<std::string> chosen;
-  for (const VariantFlag& f : flags) chosen.push_back(f.names.front());
-  for (std::size_t k = 0; k < flags.size(); ++k)
-    if (flags[k].names.size() > 1)
-      app.add_option(flags[k].flag, chosen[k], flags[k].help)
-          ->check(CLI::IsMember(flags[k].names))
-          ->capture_default_str();
+  std::vector<std::string> chosen;  // each flag's value, its default until parsed
+  detail::add_form_flags(app, program.flags, chosen);
   if (auto rc = parse_command_line(app, o, argc, argv)) return *rc;
-  std::size_t pick = 0;
-  for (std::size_t k = 0; k < flags.size(); ++k) {
-    const auto& names = flags[k].names;
-    pick = pick * names.size() +
-           static_cast<std::size_t>(std::find(names.begin(), names.end(), chosen[k]) - names.begin());
-  }
-  const Stage<P>& stage = program.variants[pick];
-
-  return run_program(stage.name, [&]() -> int {
-    const DType type = parse_dtype(o.type);
-    // Sizes first, before anything asks the GPU: an overflow or an input past the host's memory.
-    const std::size_t input_bytes = detail::check_host_memory_for<P>(type, config, o);
-    // Without --block: the stage's default block, lowered where this GPU's shared memory per block
-    // cannot hold it (the limits need the GPU: without one, the static default, and the program
-    // stops at query_device below with the no-GPU message).
-    if (!o.block_given) {
-      o.block = default_block_of(stage);
-      if (gpu_available()) o.block = default_block_of(stage, detail::probe_args<P>(type, config, o), current_device_limits());
-    }
-    const typename P::Args probe = detail::probe_args<P>(type, config, o);
-    validate_config(stage, probe);
-    for (const std::string* path : {&o.csv, &o.json})
-      if (!path->empty()) check_writable(*path);
-
-    const DeviceInfo dev = query_device();
-    // What this GPU cannot run is refused here, before any allocation: the stage's architecture,
-    // shared memory and other device rules, then the memory the inputs need.
-    check_device_fit(stage, probe, current_device_limits());
-    validate_shape(stage, probe);  // the grid limit (occupancy needs the device), before any input
-    ensure_device_memory(input_bytes, std::string(detail::two_inputs<P>(type, config, o) ? "the exact and the timed input, "
-                                                                                           : "the input, ") +
-                                          std::to_string(o.n) + " " + dtype_name(type) + " each,");
-    Stream stream;
-    std::optional<Session<P>> exact = detail::exact_session<P>(type, config, o, stream.get());
-    Session<P> timed = Session<P>::generate(type, config, o.n, o.dist, o.seed, stream.get());
-
-    Measurement m;
-    if (o.profile) {
-      const typename P::Args args = timed.args_for(stage, o.block, o.grid);
-      m.stage = stage.name;
-      m.label = stage.label;
-      m.n = o.n;
-      m.type = type;
-      m.block = o.block;
-      m.grid = grid_of(stage, args);
-      m.verdict = exact ? exact->run_and_check(stage, exact->args_for(stage, o.block, o.grid))
-                        : timed.run_and_check(stage, args);  // the warm-up
-      timed.poison_for(stage);
-      CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-      CUDA_CHECK(cudaProfilerStart());
-      nvtxRangePushA(stage.name.c_str());
-      run_stage(stage, args);
-      CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-      nvtxRangePop();
-      CUDA_CHECK(cudaProfilerStop());
-      m.timed = timed.check_output(stage, args);
-    } else {
-      m = measure_stage(stage, exact ? &*exact : nullptr, timed, o.block, o.grid,
-                        detail::timing_from(o), dev);
-    }
-
-    std::printf("%s: %s\n", stage.name.c_str(), stage.label.c_str());
-    std::printf("  changed:    %s\n", stage.change.c_str());
-    std::printf("  device:     %s\n", dev.summary().c_str());
-    std::printf("  config:     n = %zu %s (%.1f MiB), %s, block %d, grid %zu, dist %s, seed %llu\n",
-                m.n, dtype_name(type), m.n * static_cast<double>(dtype_size(type)) / 1048576.0,
-                P::describe(config).c_str(), m.block, m.grid, o.dist.c_str(),
-                static_cast<unsigned long long>(o.seed));
-    if (o.profile) {
-      std::printf("  profile:    one launch inside a profiler range (no timing)\n");
-    } else {
-      const typename P::Args args = timed.args_for(stage, o.block, o.grid);
-      const Roofline roof{dev.peak_fp32_flops_per_s, dev.peak_bw_bytes_per_s};
-      const double ai = m.bytes > 0 ? P::operations(args) / m.bytes : 0;
-      std::printf("  timing:     %d runs after %d warm-up, L2 %s between runs\n", m.time.iters,
-                  o.warmup, o.no_flush ? "kept warm" : "flushed");
-      std::printf("  time:       median %.4f ms, min %.4f ms\n", m.time.median_ms, m.time.min_ms);
-      std::printf("  throughput: %.1f GB/s (%.1f%% of peak %.0f GB/s; %s), %.1f G%s/s\n", m.gb_per_s,
-                  m.pct_peak_bw, dev.peak_bw_bytes_per_s / 1e9, P::bytes_help(), m.gop_per_s,
-                  P::operation_name());
-      std::printf("  roofline:   %.3f op/byte, ridge %.2f FLOP/byte, ceiling %.1f Gop/s\n", ai,
-                  roof.ridge_point(), roof.ceiling(ai) / 1e9);
-    }
-    if (exact)
-      std::printf("  check:      exact data (%s): %s\n", P::exact_dist_help(), detail::check_line(m.verdict).c_str());
-    std::printf("  %s %s data: %s\n", exact ? "error:     " : "check:     ", o.dist.c_str(),
-                detail::check_line(m.timed).c_str());
-    std::printf("  verify:     %s (decided by the %s check)\n", m.ok() ? "PASS" : "FAIL",
-                check_name(m.decided_by()));
-
-    Record cfg;
-    P::add_columns(config, cfg);
-    Record r = measurement_record(m, cfg);
-    r.add("dist", o.dist).add("device", dev.name).add("peak_bw_gb_per_s", dev.peak_bw_bytes_per_s / 1e9);
-    detail::write_records(o, {r});
-    return m.ok() ? 0 : kExitFailure;
-  });
+  const Stage<P>& stage = detail::form_chosen(program, chosen);
+  return run_program(stage.name, [&] { return detail::run_stage_program(stage, o, config); });
 }
 
 template <class P>
 int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
   CLI::App app{spec.title, spec.program};
   app.footer(P::ceilings_help());  // which bandwidth ceilings close the tables, and why
-  RunOptions o;
-  o.max_seconds = 10;
-  typename P::Config config;
+  detail::LadderPlan<P> plan;
+  plan.o.max_seconds = 10;
   // One table of `stages`, or the spec's tables.
   const std::vector<LadderTable<P>> tables =
       spec.tables.empty() ? std::vector<LadderTable<P>>{{"", "", "", spec.stages}} : spec.tables;
   std::vector<const Stage<P>*> all;
   for (const LadderTable<P>& t : tables)
     for (const Stage<P>& s : t.stages) all.push_back(&s);
-  detail::add_problem_flags<P>(app, o, config, all, /*ladder=*/true);
-  std::string only;
-  app.add_option("--stages", only, "Run only these stages (comma-separated names)");
-  // The small-input form: a table over sizes instead of one --n.
-  std::string sizes_text;
-  bool small = false;
-  int runs_per_sample = 100;
-  std::string sample_timing = "graph";
-  app.add_option("--sizes", sizes_text,
-                 "Instead of one --n, a table over these sizes of microseconds and launches per run (comma-separated; "
-                 "A..B: A, 2A, 4A, ... up to B), e.g. 2^10..2^22");
-  app.add_flag("--small", small, "The small-input table at 2^10, 2^12, ..., 2^22 (--sizes), where latency, not bandwidth, decides");
-  app.add_option("--runs-per-sample", runs_per_sample,
-                 "With --sizes or --small: runs timed together in one sample (its time divided by this)")
-      ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
-  app.add_option("--sample-timing", sample_timing,
-                 "With --sizes or --small: graph (the runs of a sample captured once into a CUDA graph and replayed) or "
-                 "stream (enqueued back to back)")
-      ->check(CLI::IsMember({"graph", "stream"}))
-      ->capture_default_str();
-  if (auto rc = parse_command_line(app, o, argc, argv)) return *rc;
+  detail::add_problem_flags<P>(app, plan.o, plan.config, all, /*ladder=*/true);
+  detail::LadderFlags flags;
+  detail::add_ladder_flags(app, flags);
+  if (auto rc = parse_command_line(app, plan.o, argc, argv)) return *rc;
   std::vector<std::size_t> sizes;
   try {
-    if (small && !sizes_text.empty()) throw UsageError("give --small or --sizes, not both");
-    if ((small || !sizes_text.empty()) && app.count("--n")) throw UsageError("give --n or --sizes / --small, not both");
-    if (!small && sizes_text.empty() && (app.count("--runs-per-sample") || app.count("--sample-timing")))
-      throw UsageError("--runs-per-sample and --sample-timing belong to the small-input table: add --small or --sizes");
-    if (small) sizes = {std::size_t{1} << 10, std::size_t{1} << 12, std::size_t{1} << 14, std::size_t{1} << 16,
-                        std::size_t{1} << 18, std::size_t{1} << 20, std::size_t{1} << 22};
-    if (!sizes_text.empty()) sizes = parse_size_list(sizes_text);
-    for (std::size_t n : sizes)
-      if (n == 0) throw UsageError("--sizes: every size must be at least 1");
+    sizes = detail::ladder_sizes(app, flags);
   } catch (const UsageError& e) {
     std::cerr << spec.program << ": error: " << e.what() << "\n";
     return kExitUsage;
   }
   if (!sizes.empty()) {  // the largest decides what fits
-    o.n = *std::max_element(sizes.begin(), sizes.end());
-    o.n_text = std::to_string(o.n);
+    plan.o.n = *std::max_element(sizes.begin(), sizes.end());
+    plan.o.n_text = std::to_string(plan.o.n);
   }
-
   return run_program(spec.program, [&]() -> int {
-    const DType type = parse_dtype(o.type);
-    detail::check_host_memory_for<P>(type, config, o);  // sizes first: an overflow is no stage's fault
-    std::vector<std::string> wanted;
-    {
-      std::stringstream ss(only);
-      for (std::string item; std::getline(ss, item, ',');)
-        if (!item.empty()) wanted.push_back(item);
-    }
-    for (const auto& w : wanted)
-      if (std::none_of(all.begin(), all.end(), [&](const Stage<P>* s) { return s->name == w; }))
-        throw UsageError("--stages: unknown stage '" + w + "'");
-    // Each stage runs at --block (or the nearest block size it accepts); without --block, at its
-    // own default block (default_block_of: 256 for most stages).
-    auto block_of = [&](const Stage<P>& s) {
-      if (o.block_given) return std::clamp(o.block, s.min_block, s.max_block);
-      if (!gpu_available()) return default_block_of(s);
-      return default_block_of(s, detail::probe_args<P>(type, config, o), current_device_limits());
-    };
-    // Per table, the stages picked that support this type and these settings; empty tables go.
-    struct Picked {
-      const LadderTable<P>* table;
-      std::vector<const Stage<P>*> stages;
-      std::vector<Measurement> rows;
-    };
-    std::vector<Picked> picked;
-    std::vector<const Stage<P>*> stages;  // every picked stage, for the baseline
-    std::vector<std::string> refusals;    // why the chosen stages that were left out refused
-    for (const LadderTable<P>& t : tables) {
-      Picked p{&t, {}, {}};
-      for (const Stage<P>& s : t.stages) {
-        const bool chosen = wanted.empty() || std::count(wanted.begin(), wanted.end(), s.name);
-        typename P::Args probe = detail::probe_args<P>(type, config, o);
-        probe.block = block_of(s);
-        probe.grid = 0;
-        try {
-          validate_config(s, probe);
-          if (chosen) p.stages.push_back(&s);
-        } catch (const UsageError& e) {  // e.g. a type or operator this stage does not offer
-          if (chosen) refusals.push_back(e.what());
-        }
-      }
-      stages.insert(stages.end(), p.stages.begin(), p.stages.end());
-      if (!p.stages.empty()) picked.push_back(std::move(p));
-    }
-    if (stages.empty())  // say why, in the first stage's words
-      throw UsageError("no stage supports this type and these settings" +
-                       (refusals.empty() ? std::string() : " (" + refusals.front() + ")"));
-    for (const std::string* path : {&o.csv, &o.json, &o.md})
+    plan.type = parse_dtype(plan.o.type);
+    detail::check_host_memory_for<P>(plan.type, plan.config, plan.o);  // sizes first: an overflow is no stage's fault
+    detail::pick_stages(plan, tables, detail::stages_asked(flags.stages, all));
+    for (const std::string* path : {&plan.o.csv, &plan.o.json, &plan.o.md})
       if (!path->empty()) check_writable(*path);
-
     const DeviceInfo dev = query_device();
-    // A stage this GPU cannot run (architecture, shared memory, toolkit) is skipped with one line;
-    // the others run.
-    std::vector<std::string> skipped;
-    {
-      const DeviceLimits& limits = current_device_limits();
-      stages.clear();
-      for (Picked& p : picked) {
-        std::vector<const Stage<P>*> kept;
-        for (const Stage<P>* s : p.stages) {
-          typename P::Args probe = detail::probe_args<P>(type, config, o);
-          probe.block = block_of(*s);
-          try {
-            check_device_fit(*s, probe, limits);
-            kept.push_back(s);
-          } catch (const UnsupportedError& e) {
-            std::fprintf(stderr, "  %s\n", skip_note(e.what()).c_str());
-            skipped.push_back(skip_note(e.what()));
-          }
-        }
-        p.stages = std::move(kept);
-        stages.insert(stages.end(), p.stages.begin(), p.stages.end());
-      }
-      picked.erase(std::remove_if(picked.begin(), picked.end(), [](const Picked& p) { return p.stages.empty(); }),
-                   picked.end());
-      if (stages.empty()) throw UnsupportedError(std::string(kCannotRunHere) + ": no stage of this ladder fits it");
-    }
-    if (!sizes.empty()) {
-      TimingOptions small_t = detail::timing_from(o);
-      small_t.runs_per_sample = runs_per_sample;
-      small_t.graph = sample_timing == "graph";
-      return detail::size_ladder<P>(spec, o, config, type, stages, block_of, dev, skipped, sizes, small_t, argc, argv);
-    }
-    Stream stream;
-    std::optional<Session<P>> exact = detail::exact_session<P>(type, config, o, stream.get());
-    Session<P> timed = Session<P>::generate(type, config, o.n, o.dist, o.seed, stream.get());
-    const TimingOptions t = detail::timing_from(o);
-    std::fprintf(stderr, "[%s] %s, n = %zu %s, %s\n", spec.program.c_str(), dev.name.c_str(), o.n,
-                 dtype_name(type), P::describe(config).c_str());
-
-    // The baseline first, so that every stage can be read as a ratio to it.
-    const Stage<P> base = P::baseline(type, config, stages);
-    std::fprintf(stderr, "  timing %s\n", base.name.c_str());
-    const Measurement cub = measure_stage(base, exact ? &*exact : nullptr, timed, 256, 0, t, dev, true);
-    for (Picked& p : picked) {
-      for (const Stage<P>* s : p.stages) {
-        std::fprintf(stderr, "  timing %s\n", s->name.c_str());
-        p.rows.push_back(measure_stage(*s, exact ? &*exact : nullptr, timed, block_of(*s), 0, t, dev));
-      }
-    }
-    // The bandwidth ceilings on the same input (P::ceilings: a copy, a streaming read, or both).
-    std::vector<std::pair<Ceiling, CeilingResult>> roofs;
-    for (const Ceiling c : P::ceilings()) {
-      std::fprintf(stderr, "  timing %s\n", ceiling_name(c));
-      roofs.emplace_back(c, time_ceiling(c, timed.input(), timed.input_bytes(), t, stream.get(), dev));
-    }
-
-    Record cfg;
-    P::add_columns(config, cfg);
-    std::vector<Record> records;
-    auto table_row = [&](const Measurement& m, const std::string& number, const std::string& change,
-                         double step, double total, double vs_cub) -> std::vector<std::string> {
-      return {number, "`" + m.stage + "`", change, detail::fixed(m.time.median_ms, 4),
-              detail::fixed(m.gb_per_s, 1), detail::fixed(m.pct_peak_bw, 1),
-              step > 0 ? detail::fixed(step, 2) + "x" : "", total > 0 ? detail::fixed(total, 2) + "x" : "",
-              detail::fixed(vs_cub, 2), m.ok() ? "yes" : "**NO**",
-              check_name(m.decided_by()),
-              m.timed.kind == CheckKind::unchecked ? "not checked" : check_name(m.timed.kind)};
-    };
-    auto add_record = [&](const Measurement& m, double step, double total, double vs_cub, const std::string* key) {
-      Record r = measurement_record(m, cfg);
-      r.add("label", m.label).add("dist", o.dist).add("step_speedup", step).add("total_speedup", total)
-          .add("vs_cub", vs_cub).add("device", dev.name);
-      if (!spec.table_column.empty()) r.add(spec.table_column, key ? *key : std::string());
-      records.push_back(std::move(r));
-    };
-    bool all_ok = cub.ok();
-    std::vector<std::vector<std::vector<std::string>>> md_tables;
-    for (const Picked& p : picked) {
-      std::vector<std::vector<std::string>> table;
-      const double first_ms = p.rows.front().time.median_ms;
-      for (std::size_t i = 0; i < p.rows.size(); ++i) {
-        const Measurement& m = p.rows[i];
-        all_ok = all_ok && m.ok();
-        const double step = i == 0 ? 1.0 : p.rows[i - 1].time.median_ms / m.time.median_ms;
-        const double total = first_ms / m.time.median_ms;
-        const double vs_cub = cub.time.median_ms / m.time.median_ms;
-        // A table's forms may be named "<stage>_<key>" (reduce_kernel_3_partials): numbered as <stage>.
-        std::string base_name = m.stage;
-        const std::string suffix = "_" + p.table->key;
-        if (!p.table->key.empty() && base_name.size() > suffix.size() &&
-            base_name.compare(base_name.size() - suffix.size(), suffix.size(), suffix) == 0)
-          base_name.resize(base_name.size() - suffix.size());
-        table.push_back(table_row(m, detail::stage_number(base_name), p.stages[i]->label, step, total, vs_cub));
-        add_record(m, step, total, vs_cub, &p.table->key);
-      }
-      table.push_back(table_row(cub, "-", "library baseline", 0, first_ms / cub.time.median_ms, 1.0));
-      md_tables.push_back(std::move(table));
-    }
-    add_record(cub, 0, picked.front().rows.front().time.median_ms / cub.time.median_ms, 1.0, nullptr);
-    for (const auto& [ceiling, roof] : roofs) {
-      if (roof.ms <= 0) continue;  // an empty input: nothing was timed
-      const double gbs = gigabytes_per_second(roof.bytes, roof.ms);
-      const double pct = 100.0 * gbs * 1e9 / dev.peak_bw_bytes_per_s;
-      for (auto& table : md_tables)
-        table.push_back({"-", ceiling_name(ceiling), ceiling_help(ceiling), detail::fixed(roof.ms, 4),
-                         detail::fixed(gbs, 1), detail::fixed(pct, 1), "", "", "", "-", "-", "-"});
-      Record r = detail::ceiling_record(ceiling, roof, o.n, type, cfg, dev);
-      r.add("label", std::string(ceiling_help(ceiling))).add("dist", o.dist)
-          .add("step_speedup", 0.0).add("total_speedup", 0.0).add("vs_cub", cub.time.median_ms / roof.ms)
-          .add("device", dev.name);
-      if (!spec.table_column.empty()) r.add(spec.table_column, std::string());
-      records.push_back(std::move(r));
-    }
-    detail::clear_grid_and_block(records, base.name);
-
-    std::ostringstream md;
-    const std::string date = detail::today();
-    md << "## " << spec.title << "\n\n"
-       << "- device: " << dev.summary() << "\n"
-       << "- input: n = " << o.n << " " << dtype_name(type) << " (" << detail::fixed(timed.input_bytes() / 1e6, 1)
-       << " MB), " << P::describe(config) << ", dist " << o.dist << ", seed " << o.seed << "\n"
-       << "- checks: every row is checked on exact data (" << P::exact_dist_help()
-       << ") and on the timed input; `check` names the check that decided `verified`\n"
-       << "- timing: median of up to " << t.iters << " runs after " << t.warmup
-       << " warm-up, CUDA events, L2 " << (t.flush_l2 ? "flushed" : "warm") << " between runs; "
-       << (o.block_given ? "block " + std::to_string(o.block) + " (or the nearest the stage accepts)"
-                         : std::string("each stage at its default block (256, or less where the stage's shared memory "
-                                       "at 256 does not fit this GPU)"))
-       << "\n"
-       << "- command: `" << detail::command_line(argc, argv) << "` (" << date << ")\n";
-    for (const std::string& why : skipped) md << "- " << why << "\n";
-    const std::vector<std::string> header{"#", "stage", "what changed", "ms (median)", "GB/s", "% peak",
-                                          "step", "total", "vs CUB", "verified", "check", "timed data"};
-    for (std::size_t k = 0; k < picked.size(); ++k) {
-      const LadderTable<P>& lt = *picked[k].table;
-      md << "\n";
-      if (!lt.title.empty()) md << "### " << lt.title << "\n\n";
-      if (!lt.note.empty()) md << lt.note << "\n\n";
-      md << markdown_table(header, md_tables[k]);
-    }
-    md << "\nGB/s = " << P::bytes_help() << " / median time (1e9 B/s); `vs CUB` = CUB's time / the stage's time;"
-       << " `timed data`: the timed input's own check (exact, or its error against the stage's depth bound, or"
-       << " not checked where that bound is looser than the answer).";
-    if (picked.size() > 1)
-      md << " Each table's `step` compares a row with the row above it, `total` with the table's first row;"
-         << " the baseline and the " << (roofs.size() > 1 ? "ceilings were" : "ceiling was")
-         << " measured once and close every table.";
-    md << "\n\n" << P::ceilings_help() << "\n";
-    std::cout << md.str();
-    if (!o.md.empty()) write_text_file(o.md, md.str());
-    detail::write_records(o, records);
-    for (const Picked& p : picked)
-      for (const auto& m : p.rows)
-        if (!m.ok())
-          std::cerr << m.stage << ": verification FAILED: "
-                    << (m.verdict.ok ? m.timed.message : m.verdict.message) << "\n";
-    return all_ok ? 0 : kExitFailure;
+    detail::drop_unfit_stages(plan);
+    if (sizes.empty()) return detail::run_ladder(spec, plan, dev, argc, argv);
+    return detail::size_ladder(spec, plan, dev, sizes, detail::small_input_timing(plan.o, flags), argc, argv);
   });
 }
 

@@ -26,8 +26,13 @@ namespace harness {
 //! @param[in] what what they are for, for the message
 void ensure_device_memory(std::size_t bytes, const std::string& what);
 
-//! An input of problem P on the device, its reference, and output and workspace buffers that grow
-//! as stages need them. P supplies generate, reference, apply, output_type, output_count and check.
+//! One input of problem P on the GPU beside its CPU reference: what a stage is run and checked on.
+//! A stage program and a ladder hold two (the exact data that decides pass/fail, and the --dist
+//! data that is timed; one where the timed data is exact itself); the GPU tests keep one per size
+//! and type for all stages. It owns the output and workspace buffers, grown as stages need them:
+//! args_for makes a stage's launch arguments on them, run_and_check poisons them, runs the stage
+//! once and checks what it wrote (check_output). P supplies generate, reference, apply,
+//! output_type, output_count and check.
 //! @tparam P Reduce, Scan or Histogram
 template <class P>
 class Session {

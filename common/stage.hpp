@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device_limits.hpp"
@@ -105,6 +106,28 @@ struct Stage {
   //! arguments already validated; the harness checks the launch for errors afterwards.
   std::function<void(const Args&)> launch;
 };
+
+//! What a reader sees of a stage, as its header writes it: the four fields of Stage that say what the
+//! stage is. The rest of a Stage (limits, grid, workspace, depth, launch) a chapter's record builder
+//! fills once for the stages that share it (e.g. ch08::grid_stride_stage, ch07::finish_stage).
+struct StageCard {
+  std::string name;    //!< program name, e.g. "reduce_kernel_3"
+  std::string label;   //!< short idea, e.g. "strided index"
+  std::string change;  //!< what changed against the stage before, one sentence
+  std::string source;  //!< where it comes from, e.g. "article section 6"
+};
+
+//! A stage of problem P that carries `card` and has every other field at its default.
+//! @param[in] card its name, label, change and source
+template <class P>
+Stage<P> stage_of_card(StageCard card) {
+  Stage<P> s;
+  s.name = std::move(card.name);
+  s.label = std::move(card.label);
+  s.change = std::move(card.change);
+  s.source = std::move(card.source);
+  return s;
+}
 
 //! True when `b` is a power of two.
 constexpr bool is_power_of_two(long long b) { return b > 0 && (b & (b - 1)) == 0; }

@@ -133,7 +133,7 @@ TEST_CASE("only the grid-stride stages (8 to 11) take --grid; chapter 7 sums onl
 }
 
 TEST_CASE("stage programs reject bad input with exit code 2, before any GPU work", "[cpu][ch07]") {
-  const StageProgram<Reduce> p3{{ch07::stage_named("reduce_kernel_3")}, {}, {}, {}, {}};
+  const StageProgram<Reduce> p3 = ch07::stage_named("reduce_kernel_3");
   CHECK(run(p3, {"--block", "100"}) == kExitUsage);
   CHECK(run(p3, {"--block", "2048"}) == kExitUsage);
   CHECK(run(p3, {"--block", "16"}) == kExitUsage);
@@ -143,17 +143,12 @@ TEST_CASE("stage programs reject bad input with exit code 2, before any GPU work
   CHECK(run(p3, {"--op", "max"}) == kExitUsage);   // not offered: chapter 7 sums only
   CHECK(run(p3, {"--frobnicate"}) == kExitUsage);
   CHECK(run(p3, {"--help"}) == 0);
-  StageProgram<Reduce> p6;
-  p6.variants = {ch07::stage_named("reduce_kernel_6_partials"), ch07::stage_named("reduce_kernel_6"),
-                 ch07::stage_named("reduce_kernel_6_volatile_partials"), ch07::stage_named("reduce_kernel_6_volatile")};
-  p6.variant_flag = "--last-warp";
-  p6.variant_names = {"syncwarp", "volatile"};
-  p6.more_flags = {ch07::finish_flag()};  // as reduce_kernel_6.cpp
+  const StageProgram<Reduce> p6 = ch07::reduce_kernel_6_program();
   CHECK(run(p6, {"--block", "32"}) == kExitUsage);
   CHECK(run(p6, {"--last-warp", "lockstep"}) == kExitUsage);
   CHECK(run(p6, {"--finish", "tree"}) == kExitUsage);
   CHECK(run(p6, {"--finish", "partials", "--block", "32"}) == kExitUsage);
-  const StageProgram<Reduce> p4 = ch07::finish_program("reduce_kernel_4");
+  const StageProgram<Reduce> p4 = ch07::reduce_kernel_4_program();
   CHECK(run(p4, {"--finish", "both"}) == kExitUsage);
   CHECK(run(p4, {"--finish", "partials", "--grid", "10"}) == kExitUsage);
   CHECK(run(p4, {"--help"}) == 0);
@@ -163,26 +158,37 @@ TEST_CASE("stages 1 to 8 run with the partials finish unless --finish atomic", "
   // The default is what a reader runs first: the tree's step shows in the time with one partial per
   // block and a second pass; the article's atomic finish is the flag and the contrast.
   CHECK(ch07::finish_flag().names.front() == "partials");
-  for (int k = 1; k <= 8; ++k) {
-    const std::string name = "reduce_kernel_" + std::to_string(k);
-    if (k == 6) continue;  // reduce_kernel_6.cpp builds its four forms itself (checked below)
-    const StageProgram<Reduce> p = ch07::finish_program(name);
-    REQUIRE(p.variants.size() == 2);
-    CHECK(p.variants[0].name == name + "_partials");
-    CHECK(p.variants[0].deterministic);
-    CHECK(p.variants[1].name == name);
+  const std::vector<StageProgram<Reduce>> programs{
+      ch07::reduce_kernel_1_program(), ch07::reduce_kernel_2_program(), ch07::reduce_kernel_3_program(),
+      ch07::reduce_kernel_4_program(), ch07::reduce_kernel_5_program(), ch07::reduce_kernel_7_program(),
+      ch07::reduce_kernel_8_program()};
+  for (const StageProgram<Reduce>& p : programs) {
+    const std::string name = p.forms.back().stage.name;
+    INFO(name);
+    REQUIRE(p.forms.size() == 2);
+    CHECK(p.forms[0].values == std::vector<std::string>{"partials"});
+    CHECK(p.forms[0].stage.name == name + "_partials");
+    CHECK(p.forms[0].stage.deterministic);
+    CHECK(p.forms[1].values == std::vector<std::string>{"atomic"});
   }
+  // Stage 6: the warp tail, then the finish; syncwarp with partials first.
+  const StageProgram<Reduce> p6 = ch07::reduce_kernel_6_program();
+  REQUIRE(p6.forms.size() == 4);
+  CHECK(p6.stage().name == "reduce_kernel_6_partials");
+  CHECK(p6.forms[3].values == std::vector<std::string>{"volatile", "atomic"});
+  CHECK(p6.forms[3].stage.name == "reduce_kernel_6_volatile");
 }
 
 TEST_CASE("a program with a second variant flag picks the combination it names", "[cpu][ch07]") {
-  // Four forms, two flags: a wrong count of variants is a programming error, found before parsing.
-  StageProgram<Reduce> p6;
-  p6.variants = {ch07::stage_named("reduce_kernel_6_partials"), ch07::stage_named("reduce_kernel_6")};
-  p6.variant_flag = "--last-warp";
-  p6.variant_names = {"syncwarp", "volatile"};
-  p6.more_flags = {{"--finish", {"partials", "atomic"}, "finish"}};
+  // Four combinations, two flags: a form missing or named twice is a programming error, found
+  // before parsing.
+  StageProgram<Reduce> p6 = ch07::reduce_kernel_6_program();
+  p6.forms.pop_back();
   CHECK_THROWS_AS(run(p6, {"--help"}), std::logic_error);
-  const StageProgram<Reduce> p1 = ch07::finish_program("reduce_kernel_1");
+  p6.forms.push_back(p6.forms.front());
+  CHECK_THROWS_AS(run(p6, {"--help"}), std::logic_error);
+  CHECK(run(ch07::reduce_kernel_6_program(), {"--last-warp", "volatile", "--finish", "atomic", "--n", "many"}) == kExitUsage);
+  const StageProgram<Reduce> p1 = ch07::reduce_kernel_1_program();
   CHECK(run(p1, {"--finish", "partials", "--n", "many"}) == kExitUsage);
 }
 

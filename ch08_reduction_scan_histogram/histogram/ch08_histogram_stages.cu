@@ -30,4 +30,24 @@ harness::Stage<harness::Histogram> histogram_stage_named(const std::string& name
   throw std::out_of_range("no chapter-8 histogram stage is called " + name);
 }
 
+harness::StageProgram<harness::Histogram> histogram_stage_0_program() { return histogram_stage_0_stage(); }
+harness::StageProgram<harness::Histogram> histogram_stage_1_program() {
+  return harness::program_by_flag<harness::Histogram>(
+      {"--skip-empty", {"on", "off"}, "Skip empty bins when folding the block's histogram into global memory (exercise 4)"},
+      {histogram_stage_1_stage(true), histogram_stage_1_stage(false)});
+}
+harness::StageProgram<harness::Histogram> histogram_stage_2_program() { return histogram_stage_2_stage(); }
+harness::StageProgram<harness::Histogram> histogram_stage_3_program() { return histogram_stage_3_stage(); }
+harness::StageProgram<harness::Histogram> histogram_stage_4_program() { return histogram_stage_4_stage(); }
+harness::StageProgram<harness::Histogram> histogram_stage_5_program() { return histogram_stage_5_stage(); }
+harness::StageProgram<harness::Histogram> histogram_stage_6_program() { return histogram_stage_6_stage(); }
+harness::StageProgram<harness::Histogram> histogram_stage_7_program() {
+  return harness::program_by_flag<harness::Histogram>(
+      {"--copies", {"1", "2", "4"},
+       "Lane-column histograms per block (warp w counts into copy w % copies; at most block / 32 of them). "
+       "--copies 4 at 256 bins needs 128 KiB per block: without --block, block 256 where the GPU has it, "
+       "else block 64 (2 copies)"},
+      histogram_stage_7_copy_stages());
+}
+
 }  // namespace ch08

@@ -6,14 +6,14 @@
 //! common/histogram/histogram_bins.cuh) and adds 1 to that bin's 64-bit counter in global memory.
 //! Correct for every input: integer atomics give exact counts in any order.
 //! What the profiler shows: one global atomic warp instruction per 32 samples and DRAM throughput
-//! near zero (0.1% of peak, docs/results/H200/profile/ch08-histogram_profile_claims.md). On one-bin
-//! data each lane's atomic is its own request to the L2 (1,048,576 for 2^20 samples; on uniform
-//! data the SMs send 557,667: docs/results/H100/profile/l2_atomic_requests.txt), and a counter
-//! lives in one L2 slice: on one-bin data that one slice counts every request the SMs send, where
-//! 256 counters spread them over several slices, and one-bin data takes several times as long (the
-//! profile claims on an H100, docs/results/H100/profile/ch08-histogram_profile_claims.md). Skewed
-//! data is the worst case: one bin takes 785.7 against uniform's 170.9 ms at 2^30
-//! (histogram_ladder_2e30_uint8_*.md).
+//! near zero (its % of peak: docs/results/H200/profile/ch08-histogram_profile_claims.md). On one-bin
+//! data each lane's atomic is its own request to the L2 (one per sample; on uniform data the SMs
+//! send fewer: docs/results/H100/profile/l2_atomic_requests.txt), and a counter lives in one L2
+//! slice: on one-bin data that one slice counts every request the SMs send, where 256 counters
+//! spread them over several slices, and one-bin data takes several times as long (the profile
+//! claims, docs/results/H100/profile/ch08-histogram_profile_claims.md). Skewed data is the worst
+//! case: compare stage 0's row of the one-bin and the uniform ladder at 2^30
+//! (docs/results/H200/ch08/histogram/histogram_ladder_2e30_uint8_*.md).
 #pragma once
 #include <cuda_runtime.h>
 

@@ -6,11 +6,5 @@
 #include "ch08_histogram_stages.hpp"
 
 int main(int argc, char** argv) {
-  harness::StageProgram<harness::Histogram> program;
-  program.variants = {ch08::histogram_stage_named("histogram_stage_1"),
-                      ch08::histogram_stage_named("histogram_stage_1_fold_all")};
-  program.variant_flag = "--skip-empty";
-  program.variant_names = {"on", "off"};
-  program.variant_help = "Skip empty bins when folding the block's histogram into global memory (exercise 4)";
-  return harness::stage_main(argc, argv, program);
+  return harness::stage_main(argc, argv, ch08::histogram_stage_1_program());
 }

@@ -16,7 +16,7 @@
 //! branch is pure overhead. With one sample per thread and uniform 8-bit data a block of 256
 //! samples leaves about 256 (255/256)^256 = 94 of 256 bins empty; with one-bin data, 255 of them.
 //!
-//! What the profiler shows against stage 0 (the profile claims on an H100,
+//! What the profiler shows against stage 0 (the profile claims,
 //! docs/results/H100/profile/ch08-histogram_profile_claims.md):
 //! global atomics fall from n to (grid x bins) (fewer with the skip); shared-memory atomics (ATOMS)
 //! appear, one per sample. On uniform data a warp's 32 random bins collide on banks: several

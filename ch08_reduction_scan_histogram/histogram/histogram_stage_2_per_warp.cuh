@@ -7,7 +7,7 @@
 //! same counter. The fold adds the warps' copies of bin b (conflict-free reads: consecutive threads,
 //! consecutive bins) and issues one global atomic per non-empty bin, as stage 1's default. The grid
 //! is stage 1's (one thread per sample unless --grid says otherwise).
-//! What the profiler shows against stage 1 (the profile claims on an H100,
+//! What the profiler shows against stage 1 (the profile claims,
 //! docs/results/H100/profile/ch08-histogram_profile_claims.md):
 //! the same number of shared atomics; shared memory per block grows warps-fold and the fold reads
 //! warps x bins counters (at one thread per sample, 8 times stage 1's shared loads). On one-bin

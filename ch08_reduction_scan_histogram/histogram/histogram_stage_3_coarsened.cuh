@@ -10,11 +10,11 @@
 //! `block` samples. The kernel is stage 2's (included from histogram_stage_2_per_warp.cuh).
 //! What the profiler should show against stage 2: far fewer blocks (about a thousand instead of
 //! n / block); global atomics fall by the same factor, to about grid x bins; shared atomics stay
-//! one per sample; DRAM throughput rises (these three: scripts/maintainers/check_profile_claims.py, 2 -> 3, not
-//! yet run on the H200). Open, not claimed: do the shared atomics become the limiter ("MIO Throttle"
-//! / "Short Scoreboard" stalls, ATOMS bank conflicts on random bins)? scripts/maintainers/step_causes.py's
-//! stalls would say; the top stall of this stage in the H100 profile table
-//! (docs/results/H100/profile/ch08-histogram_profile_claims.md) is still long scoreboard.
+//! one per sample; DRAM throughput rises (these three: scripts/maintainers/check_profile_claims.py,
+//! 2 -> 3; the GPUs it ran on: docs/results/README.md). Open, not claimed: do the shared atomics
+//! become the limiter ("MIO Throttle" / "Short Scoreboard" stalls, ATOMS bank conflicts on random
+//! bins)? scripts/maintainers/step_causes.py's stalls would say; look at this stage's top stall in
+//! the profile table (docs/results/H100/profile/ch08-histogram_profile_claims.md).
 #pragma once
 #include <cuda_runtime.h>
 

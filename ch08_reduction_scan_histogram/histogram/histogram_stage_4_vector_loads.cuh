@@ -25,6 +25,7 @@
 #include "histogram_grid.hpp"
 #include "histogram_problem.hpp"
 #include "histogram_sample_type.hpp"
+#include "histogram_stage_2_per_warp.cuh"  // its Stage record, which stage 4 keeps but for grid and launch
 #include "histogram_vector_loads.cuh"
 #include "kernel_support.cuh"
 #include "stage.hpp"

@@ -3,10 +3,11 @@
 //! counters in shared memory, with plain loads and stores: no atomics and no bank conflicts,
 //! whatever the data.
 //!
-//! Changed against stage 4: the per-warp sub-histograms (one atomic per sample; on uniform data 3.2
-//! shared-memory passes per atomic instruction, lanes of a warp hitting different words of one bank;
-//! lanes on one counter take one pass, as stages 1 and 2 show on one-bin data:
-//! docs/results/H100/profile/ch08-histogram_profile_claims.md) become per-thread byte counters.
+//! Changed against stage 4: the per-warp sub-histograms (one atomic per sample; on uniform data
+//! several shared-memory passes per atomic instruction, lanes of a warp hitting different words of
+//! one bank; lanes on one counter take one pass, as stages 1 and 2 show on one-bin data; the passes
+//! per instruction: docs/results/H100/profile/ch08-histogram_profile_claims.md) become per-thread
+//! byte counters.
 //! Thread t owns one byte per bin. Four bins share a 32-bit word, and word r of thread t sits at
 //! word index r * Block + t, so a warp's 32 lanes always touch 32 different banks (bank = t mod 32)
 //! whatever bins they hit, and no other thread ever touches them: a sample costs one byte load, one

@@ -6,5 +6,5 @@
 #include "ch08_histogram_stages.hpp"
 
 int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch08::histogram_stage_named("histogram_stage_6"));
+  return harness::stage_main(argc, argv, ch08::histogram_stage_6_program());
 }

@@ -13,8 +13,9 @@
 //! What the profiler shows against stage 5 (scripts/maintainers/check_profile_claims.py, 5 -> 6; the figures:
 //! README.md): on one-bin data shared loads and stores fall by almost half (the loop's per-byte
 //! increments become one per vector; the fold still reads every counter) and so does the kernel
-//! time, by about a quarter; on uniform data the counters do not move. Measured: on one-bin data the time nears the streaming read's (0.2662
-//! against 0.2602 ms at 2^30, histogram_ladder_2e30_uint8_one-bin.md).
+//! time; on uniform data the counters do not move. On one-bin data the time nears the streaming
+//! read's: compare stage 6's row with the streaming read's in
+//! docs/results/H200/ch08/histogram/histogram_ladder_2e30_uint8_one-bin.md.
 //! Shared memory: stage 5's, bins x Block + 4 x bins bytes per block; like stage 5 it runs at block
 //! 256 where the GPU gives a block 66,560 bytes, else at 128 (33,792 bytes: a T4).
 #pragma once

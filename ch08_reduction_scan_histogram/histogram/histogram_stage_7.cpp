@@ -8,13 +8,5 @@
 #include "ch08_histogram_stages.hpp"
 
 int main(int argc, char** argv) {
-  harness::StageProgram<harness::Histogram> program;
-  program.variants = ch08::histogram_stage_7_copy_stages();
-  program.variant_flag = "--copies";
-  program.variant_names = {"1", "2", "4"};
-  program.variant_help =
-      "Lane-column histograms per block (warp w counts into copy w % copies; at most block / 32 of them). "
-      "--copies 4 at 256 bins needs 128 KiB per block: without --block, block 256 where the GPU has it, "
-      "else block 64 (2 copies)";
-  return harness::stage_main(argc, argv, program);
+  return harness::stage_main(argc, argv, ch08::histogram_stage_7_program());
 }

@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
 
   return harness::run_program("atomic_vs_deterministic", [&]() -> int {
     const harness::DType type = harness::parse_dtype(o.type);
-    const harness::Stage<harness::Reduce> stage4 = ch08::reduce_stage_named("reduce_stage_4");
+    const harness::Stage<harness::Reduce> stage4 = ch08::reduce_stage_4_program().stage();
     // The atomic variant: the same first pass on the same grid and block, so the same block
     // partials, added to the result by atomicAdd instead of the second pass.
     const harness::Stage<harness::Reduce> atomic = ch08::reduce_stage_4_atomic_finish();
@@ -155,8 +155,8 @@ int main(int argc, char** argv) {
     harness::ensure_host_memory(harness::checked_bytes(o.n, harness::dtype_size(type), "--n " + o.n_text),
                                 "the input, " + std::to_string(o.n) + " " + harness::dtype_name(type) + " elements,");
     harness::validate_config(stage4, probe);
-    const harness::Stage<harness::Reduce> stage5 = ch08::reduce_stage_named("reduce_stage_5");
-    const harness::Stage<harness::Reduce> stage6 = ch08::reduce_stage_named("reduce_stage_6");
+    const harness::Stage<harness::Reduce> stage5 = ch08::reduce_stage_5_program().stage();
+    const harness::Stage<harness::Reduce> stage6 = ch08::reduce_stage_6_program().stage();
     if (shapes) harness::validate_config(stage6, probe);  // float or double only
 
     const harness::DeviceInfo dev = harness::query_device();

@@ -37,4 +37,12 @@ harness::Stage<harness::Reduce> reduce_stage_named(const std::string& name) {
 
 harness::Stage<harness::Reduce> reduce_stage_4_atomic_finish() { return reduce_stage_4_atomic_stage(); }
 
+harness::StageProgram<harness::Reduce> reduce_stage_0_program() { return reduce_stage_0_stage(); }
+harness::StageProgram<harness::Reduce> reduce_stage_1_program() { return reduce_stage_1_stage(); }
+harness::StageProgram<harness::Reduce> reduce_stage_2_program() { return reduce_stage_2_stage(); }
+harness::StageProgram<harness::Reduce> reduce_stage_3_program() { return reduce_stage_3_stage(); }
+harness::StageProgram<harness::Reduce> reduce_stage_4_program() { return reduce_stage_4_stage(); }
+harness::StageProgram<harness::Reduce> reduce_stage_5_program() { return reduce_stage_5_stage(); }
+harness::StageProgram<harness::Reduce> reduce_stage_6_program() { return reduce_stage_6_stage(); }
+
 }  // namespace ch08

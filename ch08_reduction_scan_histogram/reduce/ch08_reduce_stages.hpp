@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "drivers.hpp"
 #include "reduce_problem.hpp"
 
 //! Chapter 8: reduction (sections 8.2 to 8.6), scan and histogram.
@@ -31,5 +32,22 @@ harness::Stage<harness::Reduce> reduce_stage_named(const std::string& name);
 //! the non-deterministic contrast of section 8.6 ("Determinism") that atomic_vs_deterministic
 //! times against stage 4. Sum only; not in the ladder (reduce_stage_4_block_reduce.cuh).
 harness::Stage<harness::Reduce> reduce_stage_4_atomic_finish();
+
+// ---- The stage programs: what each reduce_stage_<N>.cpp runs -----------------------------------
+
+//! The program reduce_stage_0: the stage of reduce_stage_0_single_thread.cuh.
+harness::StageProgram<harness::Reduce> reduce_stage_0_program();
+//! The program reduce_stage_1: the stage of reduce_stage_1_shared_tree.cuh.
+harness::StageProgram<harness::Reduce> reduce_stage_1_program();
+//! The program reduce_stage_2: the stage of reduce_stage_2_coarsened.cuh.
+harness::StageProgram<harness::Reduce> reduce_stage_2_program();
+//! The program reduce_stage_3: the stage of reduce_stage_3_warp_shuffle.cuh.
+harness::StageProgram<harness::Reduce> reduce_stage_3_program();
+//! The program reduce_stage_4: the stage of reduce_stage_4_block_reduce.cuh.
+harness::StageProgram<harness::Reduce> reduce_stage_4_program();
+//! The program reduce_stage_5: the stage of reduce_stage_5_vectorized.cuh.
+harness::StageProgram<harness::Reduce> reduce_stage_5_program();
+//! The program reduce_stage_6: the stage of reduce_stage_6_binned.cuh.
+harness::StageProgram<harness::Reduce> reduce_stage_6_program();
 
 }  // namespace ch08

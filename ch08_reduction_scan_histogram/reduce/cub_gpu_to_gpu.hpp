@@ -2,7 +2,7 @@
 //! @brief CUB's own reproducible sum, `cub::DeviceReduce` with
 //! `cuda::execution::determinism::gpu_to_gpu` (CCCL 3.1, a binned accumulator after the same paper
 //! as reduce_stage_6), as a row of reduce_ladder_ch08: the library baseline for stage 6. Built only
-//! where CMake was given CCCL 3.1's headers (-DTUTORIAL_CCCL31_INCLUDE=DIR; CUDA 13.0 ships
+//! where CMake was given CCCL 3.1's headers (`-DTUTORIAL_CCCL31_INCLUDE=FOLDER`; CUDA 13.0 ships
 //! CCCL 3.0, which does not have it); elsewhere the row is skipped with one line saying so.
 #pragma once
 #include "reduce_problem.hpp"

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <utility>
 
 #include "device_info.hpp"
 #include "kernel_support.cuh"
@@ -52,9 +53,29 @@ std::size_t resident_grid_for(const harness::ReduceArgs& a, KernelOf kernel_of) 
   return grid;
 }
 
+//! Elements one thread of the grid-stride stages folds on `grid` blocks: at most
+//! ceil(n / (grid x Block)), counted as n / (grid x Block) + 1.
+inline double grid_stride_per_thread(const harness::ReduceArgs& a, std::size_t grid) {
+  return static_cast<double>(harness::blocks_for(a.n, a.block)) / static_cast<double>(grid) + 1;
+}
+
 //! Depth of the grid-stride stages on `grid` blocks: about n / (grid x Block) elements per thread.
 inline double grid_stride_depth(const harness::ReduceArgs& a, std::size_t grid) {
-  return two_pass_depth(a, static_cast<double>(harness::blocks_for(a.n, a.block)) / static_cast<double>(grid) + 1, grid);
+  return two_pass_depth(a, grid_stride_per_thread(a, grid), grid);
+}
+
+//! A grid-stride stage (2 to 5) as the harness runs it: two_pass_stage on `grid` blocks with `--grid`
+//! honoured, each thread folding `per_thread` (by default grid_stride_per_thread).
+//! @param[in] card the stage's name, label, change and source
+//! @param[in] grid the blocks of its first pass for given arguments (resident_grid_for)
+//! @param[in] launch enqueues both passes
+//! @param[in] per_thread what one thread folds before the block tree on a grid of given blocks
+inline harness::Stage<harness::Reduce> grid_stride_stage(harness::StageCard card, GridRule grid,
+                                                         void (*launch)(const harness::ReduceArgs&),
+                                                         PerThreadRule per_thread = grid_stride_per_thread) {
+  harness::Stage<harness::Reduce> s = two_pass_stage(std::move(card), grid, per_thread, launch);
+  s.grid_stride = true;
+  return s;
 }
 
 }  // namespace ch08

@@ -14,10 +14,12 @@
 
 #include <cmath>
 #include <cstddef>
+#include <utility>
 
 #include "kernel_support.cuh"
 #include "reduce_ops.cuh"
 #include "reduce_problem.hpp"
+#include "stage.hpp"
 
 namespace ch08 {
 
@@ -87,6 +89,35 @@ inline std::size_t partials_bytes(const harness::ReduceArgs& a, std::size_t grid
 inline double two_pass_depth(const harness::ReduceArgs& a, double per_thread, std::size_t grid) {
   const double second = std::ceil(static_cast<double>(grid) / kSecondPassBlock);
   return harness::reduce_depth(per_thread, a.block, 0) + harness::reduce_depth(second, kSecondPassBlock, 0);
+}
+
+//! A rule of a stage's first pass: its blocks for given arguments.
+using GridRule = std::size_t (*)(const harness::ReduceArgs&);
+//! A rule of a stage's thread: elements (and folds) one thread of the first pass goes through on a
+//! grid of `grid` blocks, before the block tree.
+using PerThreadRule = double (*)(const harness::ReduceArgs&, std::size_t grid);
+
+//! A stage that finishes with the second pass, as the harness runs it: `card`; sum, max and min
+//! (two_pass_caps); the same bits on every run; a first pass of `grid(a)` blocks, each leaving one
+//! partial in the workspace (partials_bytes); the summation depth of `per_thread(a, grid)` per
+//! thread, the block tree and the second pass (two_pass_depth); both passes enqueued by `launch`.
+//! @param[in] card the stage's name, label, change and source
+//! @param[in] grid the blocks of its first pass for given arguments
+//! @param[in] per_thread what one thread of the first pass folds before the block tree
+//! @param[in] launch enqueues both passes
+inline harness::Stage<harness::Reduce> two_pass_stage(harness::StageCard card, GridRule grid, PerThreadRule per_thread,
+                                                      void (*launch)(const harness::ReduceArgs&)) {
+  harness::Stage<harness::Reduce> s = harness::stage_of_card<harness::Reduce>(std::move(card));
+  s.caps = two_pass_caps();
+  s.deterministic = true;
+  s.grid_for = grid;
+  s.workspace_bytes = [grid](const harness::ReduceArgs& a) { return partials_bytes(a, grid(a)); };
+  s.depth = [grid, per_thread](const harness::ReduceArgs& a) {
+    const std::size_t blocks = grid(a);
+    return two_pass_depth(a, per_thread(a, blocks), blocks);
+  };
+  s.launch = launch;
+  return s;
 }
 
 }  // namespace ch08

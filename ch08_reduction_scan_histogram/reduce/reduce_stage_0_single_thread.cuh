@@ -19,6 +19,7 @@
 #include "barrier_policy.cuh"
 #include "cuda_check.hpp"
 #include "reduce_ops.cuh"
+#include "reduce_second_pass.cuh"
 
 namespace ch08 {
 
@@ -49,13 +50,7 @@ __global__ void reduce_stage_0(const T* __restrict__ in, std::size_t n,
   sync.done();
 }
 
-}  // namespace ch08
-
 // ---- How stage 0 is launched -----------------------------------------------------------------
-// (after the kernels: the second pass, reduce_second_pass.cuh, folds the partials with its own tree)
-#include "reduce_second_pass.cuh"
-
-namespace ch08 {
 
 //! Launches stage 0 on a.stream, in two passes: one block in which thread 0 folds every element; each block writes its partial to
 //! the workspace. Then reduce_second_pass, one block of kSecondPassBlock threads, folds the partials
@@ -79,18 +74,12 @@ inline void launch_reduce_stage_0(const harness::ReduceArgs& a) {
 
 //! Stage 0 as the harness runs it: the program `reduce_stage_0`, the ladder and the tests.
 inline harness::Stage<harness::Reduce> reduce_stage_0_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_stage_0";
-  s.label = "one thread does it all";
-  s.change = "the serial reference: thread 0 of one block folds every element in index order";
-  s.source = "chapter 8, section 8.2";
-  s.caps = two_pass_caps();
-  s.deterministic = true;
-  s.grid_for = [](const harness::ReduceArgs&) { return std::size_t{1}; };
-  s.workspace_bytes = [](const harness::ReduceArgs& a) { return partials_bytes(a, std::size_t{1}); };
-  s.depth = [](const harness::ReduceArgs& a) { return two_pass_depth(a, static_cast<double>(a.n), 1); };
-  s.launch = launch_reduce_stage_0;
-  return s;
+  return two_pass_stage(
+      {"reduce_stage_0", "one thread does it all",
+       "the serial reference: thread 0 of one block folds every element in index order",
+       "chapter 8, section 8.2"},
+      [](const harness::ReduceArgs&) { return std::size_t{1}; },
+      [](const harness::ReduceArgs& a, std::size_t) { return static_cast<double>(a.n); }, launch_reduce_stage_0);
 }
 
 }  // namespace ch08

@@ -5,5 +5,5 @@
 #include "ch08_reduce_stages.hpp"
 
 int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch08::reduce_stage_named("reduce_stage_1"));
+  return harness::stage_main(argc, argv, ch08::reduce_stage_1_program());
 }

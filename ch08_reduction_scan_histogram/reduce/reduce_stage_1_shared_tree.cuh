@@ -19,6 +19,7 @@
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_ops.cuh"
+#include "reduce_second_pass.cuh"
 
 namespace ch08 {
 
@@ -48,13 +49,7 @@ __global__ void reduce_stage_1(const T* __restrict__ in, std::size_t n,
   sync.done();
 }
 
-}  // namespace ch08
-
 // ---- How stage 1 is launched -----------------------------------------------------------------
-// (after the kernels: the second pass, reduce_second_pass.cuh, folds the partials with its own tree)
-#include "reduce_second_pass.cuh"
-
-namespace ch08 {
 
 //! Launches stage 1 on a.stream, in two passes: ceil(n / Block) blocks, one element per thread; each block writes its partial to
 //! the workspace. Then reduce_second_pass, one block of kSecondPassBlock threads, folds the partials
@@ -78,17 +73,13 @@ inline void launch_reduce_stage_1(const harness::ReduceArgs& a) {
 
 //! Stage 1 as the harness runs it: the program `reduce_stage_1`, the ladder and the tests.
 inline harness::Stage<harness::Reduce> reduce_stage_1_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_stage_1";
-  s.label = "shared-memory tree";
-  s.change = "every block loads one element per thread and halves them in shared memory, one barrier per level; one partial per block";
-  s.source = "chapter 8, section 8.3";
-  s.caps = two_pass_caps();
-  s.deterministic = true;
-  s.workspace_bytes = [](const harness::ReduceArgs& a) { return partials_bytes(a, harness::blocks_for(a.n, a.block)); };
-  s.depth = [](const harness::ReduceArgs& a) { return two_pass_depth(a, 1, harness::blocks_for(a.n, a.block)); };
-  s.launch = launch_reduce_stage_1;
-  return s;
+  return two_pass_stage(
+      {"reduce_stage_1", "shared-memory tree",
+       "every block loads one element per thread and halves them in shared memory, one barrier per level; one "
+       "partial per block",
+       "chapter 8, section 8.3"},
+      [](const harness::ReduceArgs& a) { return harness::blocks_for(a.n, a.block); },
+      [](const harness::ReduceArgs&, std::size_t) { return 1.0; }, launch_reduce_stage_1);
 }
 
 }  // namespace ch08

@@ -22,6 +22,7 @@
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_ops.cuh"
+#include "reduce_second_pass.cuh"
 #include "block_folds.cuh"
 #include "grid_stride.cuh"
 
@@ -52,13 +53,7 @@ __global__ void reduce_stage_2(const T* __restrict__ in, std::size_t n,
   sync.done();
 }
 
-}  // namespace ch08
-
 // ---- How stage 2 is launched -----------------------------------------------------------------
-// (after the kernels: the second pass, reduce_second_pass.cuh, folds the partials with its own tree)
-#include "reduce_second_pass.cuh"
-
-namespace ch08 {
 
 //! Stage 2's grid: one full wave of its kernel (see resident_grid_for).
 inline std::size_t reduce_stage_2_grid(const harness::ReduceArgs& a) {
@@ -89,19 +84,11 @@ inline void launch_reduce_stage_2(const harness::ReduceArgs& a) {
 
 //! Stage 2 as the harness runs it: the program `reduce_stage_2`, the ladder and the tests.
 inline harness::Stage<harness::Reduce> reduce_stage_2_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_stage_2";
-  s.label = "thread coarsening";
-  s.change = "each thread first folds many elements in a grid-stride loop; one tree per block of many elements";
-  s.source = "chapter 8, section 8.4";
-  s.caps = two_pass_caps();
-  s.deterministic = true;
-  s.grid_stride = true;
-  s.grid_for = reduce_stage_2_grid;
-  s.workspace_bytes = [](const harness::ReduceArgs& a) { return partials_bytes(a, reduce_stage_2_grid(a)); };
-  s.depth = [](const harness::ReduceArgs& a) { return grid_stride_depth(a, reduce_stage_2_grid(a)); };
-  s.launch = launch_reduce_stage_2;
-  return s;
+  return grid_stride_stage(
+      {"reduce_stage_2", "thread coarsening",
+       "each thread first folds many elements in a grid-stride loop; one tree per block of many elements",
+       "chapter 8, section 8.4"},
+      reduce_stage_2_grid, launch_reduce_stage_2);
 }
 
 }  // namespace ch08

@@ -20,6 +20,7 @@
 #include "barrier_policy.cuh"
 #include "cuda_check.hpp"
 #include "reduce_ops.cuh"
+#include "reduce_second_pass.cuh"
 #include "block_folds.cuh"
 #include "grid_stride.cuh"
 
@@ -65,13 +66,7 @@ __global__ void reduce_stage_3(const T* __restrict__ in, std::size_t n,
   sync.done();
 }
 
-}  // namespace ch08
-
 // ---- How stage 3 is launched -----------------------------------------------------------------
-// (after the kernels: the second pass, reduce_second_pass.cuh, folds the partials with its own tree)
-#include "reduce_second_pass.cuh"
-
-namespace ch08 {
 
 //! Stage 3's grid: one full wave of its kernel (see resident_grid_for).
 inline std::size_t reduce_stage_3_grid(const harness::ReduceArgs& a) {
@@ -102,19 +97,12 @@ inline void launch_reduce_stage_3(const harness::ReduceArgs& a) {
 
 //! Stage 3 as the harness runs it: the program `reduce_stage_3`, the ladder and the tests.
 inline harness::Stage<harness::Reduce> reduce_stage_3_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_stage_3";
-  s.label = "warp shuffles";
-  s.change = "the tree stops at 32 values and warp 0 finishes with __shfl_down_sync, all lanes taking part: 5 fewer barriers";
-  s.source = "chapter 8, section 8.5";
-  s.caps = two_pass_caps();
-  s.deterministic = true;
-  s.grid_stride = true;
-  s.grid_for = reduce_stage_3_grid;
-  s.workspace_bytes = [](const harness::ReduceArgs& a) { return partials_bytes(a, reduce_stage_3_grid(a)); };
-  s.depth = [](const harness::ReduceArgs& a) { return grid_stride_depth(a, reduce_stage_3_grid(a)); };
-  s.launch = launch_reduce_stage_3;
-  return s;
+  return grid_stride_stage(
+      {"reduce_stage_3", "warp shuffles",
+       "the tree stops at 32 values and warp 0 finishes with __shfl_down_sync, all lanes taking part: 5 fewer "
+       "barriers",
+       "chapter 8, section 8.5"},
+      reduce_stage_3_grid, launch_reduce_stage_3);
 }
 
 }  // namespace ch08

@@ -27,6 +27,7 @@
 #include "barrier_policy.cuh"
 #include "cuda_check.hpp"
 #include "reduce_ops.cuh"
+#include "reduce_second_pass.cuh"
 #include "block_folds.cuh"
 #include "grid_stride.cuh"
 
@@ -54,13 +55,7 @@ __global__ void reduce_stage_4(const T* __restrict__ in, std::size_t n,
   sync.done();
 }
 
-}  // namespace ch08
-
 // ---- How stage 4 is launched -----------------------------------------------------------------
-// (after the kernels: the second pass, reduce_second_pass.cuh, folds the partials with its own tree)
-#include "reduce_second_pass.cuh"
-
-namespace ch08 {
 
 //! Stage 4's grid: one full wave of its kernel (see resident_grid_for).
 inline std::size_t reduce_stage_4_grid(const harness::ReduceArgs& a) {
@@ -91,19 +86,11 @@ inline void launch_reduce_stage_4(const harness::ReduceArgs& a) {
 
 //! Stage 4 as the harness runs it: the program `reduce_stage_4`, the ladder and the tests.
 inline harness::Stage<harness::Reduce> reduce_stage_4_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_stage_4";
-  s.label = "complete block reduction";
-  s.change = "every warp shuffles first, one value per warp through shared memory, one barrier per block";
-  s.source = "chapter 8, section 8.6";
-  s.caps = two_pass_caps();
-  s.deterministic = true;
-  s.grid_stride = true;
-  s.grid_for = reduce_stage_4_grid;
-  s.workspace_bytes = [](const harness::ReduceArgs& a) { return partials_bytes(a, reduce_stage_4_grid(a)); };
-  s.depth = [](const harness::ReduceArgs& a) { return grid_stride_depth(a, reduce_stage_4_grid(a)); };
-  s.launch = launch_reduce_stage_4;
-  return s;
+  return grid_stride_stage(
+      {"reduce_stage_4", "complete block reduction",
+       "every warp shuffles first, one value per warp through shared memory, one barrier per block",
+       "chapter 8, section 8.6"},
+      reduce_stage_4_grid, launch_reduce_stage_4);
 }
 
 // ---- Stage 4 with an atomic finish: the contrast of section 8.6's "Determinism" ----------------

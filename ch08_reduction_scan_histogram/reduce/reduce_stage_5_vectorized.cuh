@@ -1,14 +1,14 @@
 //! @file reduce_stage_5_vectorized.cuh
 //! @brief Stage 5 (past the chapter's sections; what makes section 8.6's "over 90% of peak" true on
-//! an H200): more bytes in flight per thread. 16-byte loads, four of them issued before any is used,
+//! today's GPUs): more bytes in flight per thread. 16-byte loads, four of them issued before any is used,
 //! into four accumulators; then stage 4's complete block reduction.
 //!
 //! Changed against stage 4: the block reduction is the same (block_fold, one barrier); the loop that
 //! feeds it is not. Stages 2 to 4 read one 4-byte element per loop trip into one accumulator, and the
 //! next trip's fold needs that load: about one load in flight per thread. By Little's law, the bytes
-//! in flight the GPU needs to stream at full speed are bandwidth x latency: at about 4.8 TB/s and
+//! in flight the GPU needs to stream at full speed are bandwidth x latency: at the peak bandwidth and
 //! the DRAM latency that chapter 7 derives from its stage 8's counters
-//! (ch07_reduction_opt/stages_9_11.md), more than 4 bytes times the 270,000 resident threads (this
+//! (ch07_reduction_opt/stages_9_11.md), more than 4 bytes times the resident threads (this
 //! folder's README.md has the figures). Stages 2 to 4 do stop near half
 //! the peak whatever their tree, their warps waiting on global loads (long scoreboard,
 //! docs/results/H200/profile/ch08_profile_claims.md). Stage 5 loads 16 bytes per instruction
@@ -23,9 +23,9 @@
 //! Determinism: the fold order is fixed by n, the input's alignment, the block and the grid (grid-
 //! stride order, the vector's lanes, the four accumulators, then stage 4's shuffle tree and the
 //! second pass in index order): the same bits on every run.
-//! What the profiler shows against stage 4: DRAM throughput rises towards the copy's (48.6% ->
-//! 75.8%
-//! of peak at 2^24 floats, ch08_profile_claims.md; chapter 7's stage 9 goes from 45.8% to 77.0%);
+//! What the profiler shows against stage 4: DRAM throughput (% of peak) rises towards the copy's at
+//! 2^24 floats (docs/results/H200/profile/ch08_profile_claims.md; chapter 7's stage 9 against its
+//! stage 8 in docs/results/H200/profile/ch07_profile_claims.md);
 //! global load instructions per byte fall 4x (LDG.E.128 in chapter 7's SASS check of the same loop,
 //! not of this kernel); barriers stay at one per block.
 //! Source: chapter 7's stage 9 (reduce_kernel_9_vectorized.cuh), with chapter 8's operators and its
@@ -41,6 +41,7 @@
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_ops.cuh"
+#include "reduce_second_pass.cuh"
 #include "vec16.cuh"
 #include "block_folds.cuh"
 #include "grid_stride.cuh"
@@ -96,7 +97,7 @@ __device__ __forceinline__ accumulator_t<Op, T> grid_stride_fold_vec16(const T* 
   }
   for (; i < nvec; i += stride) acc[0] = op(acc[0], fold_lanes<Acc>(vin[i], op));
 
-  const std::size_t tail = split.tail;  // fewer elements than one 16-byte vector holds remain
+  const std::size_t tail = split.tail;  // fewer than one vector's elements remain
   if (tail + tid < n) acc[0] = op(acc[0], static_cast<Acc>(in[tail + tid]));
 
   static_assert(kVectorLoads == 4, "the line below folds exactly four accumulators");
@@ -156,28 +157,21 @@ inline void launch_reduce_stage_5(const harness::ReduceArgs& a) {
   });
 }
 
+//! What one thread of stage 5 goes through on `grid` blocks before the block tree: at most
+//! ceil(n / (grid x Block)) elements, plus the lanes' and accumulators' folds, the head and the tail.
+inline double reduce_stage_5_per_thread(const harness::ReduceArgs& a, std::size_t grid) {
+  return grid_stride_per_thread(a, grid) + 2 * kVectorLoads + 4;
+}
+
 //! Stage 5 as the harness runs it: the program `reduce_stage_5`, the ladder, the tests and the
 //! multi-GPU sum (each GPU's shard).
 inline harness::Stage<harness::Reduce> reduce_stage_5_stage() {
-  harness::Stage<harness::Reduce> s;
-  s.name = "reduce_stage_5";
-  s.label = "16-byte loads, 4 in flight";
-  s.change = "16-byte loads, four issued per thread before any is used, into four accumulators (64 bytes in flight per thread); stage 4's one-barrier block reduction";
-  s.source = "chapter 8, section 8.6, fed as chapter 7's stage 9 (16-byte loads, four in flight)";
-  s.caps = two_pass_caps();
-  s.deterministic = true;
-  s.grid_stride = true;
-  s.grid_for = reduce_stage_5_grid;
-  s.workspace_bytes = [](const harness::ReduceArgs& a) { return partials_bytes(a, reduce_stage_5_grid(a)); };
-  s.depth = [](const harness::ReduceArgs& a) {
-    // Per thread: at most ceil(n / (grid x Block)) elements, plus the lanes' and accumulators' folds,
-    // the head and the tail; then the block tree and the second pass (two_pass_depth).
-    const std::size_t grid = reduce_stage_5_grid(a);
-    const double per_thread = static_cast<double>(harness::blocks_for(a.n, a.block)) / static_cast<double>(grid) + 1;
-    return two_pass_depth(a, per_thread + 2 * kVectorLoads + 4, grid);
-  };
-  s.launch = launch_reduce_stage_5;
-  return s;
+  return grid_stride_stage(
+      {"reduce_stage_5", "16-byte loads, 4 in flight",
+       "16-byte loads, four issued per thread before any is used, into four accumulators (64 bytes in flight "
+       "per thread); stage 4's one-barrier block reduction",
+       "chapter 8, section 8.6, fed as chapter 7's stage 9 (16-byte loads, four in flight)"},
+      reduce_stage_5_grid, launch_reduce_stage_5, reduce_stage_5_per_thread);
 }
 
 }  // namespace ch08

@@ -41,4 +41,31 @@ int blelloch_trace(harness::DType type, const std::vector<double>& values) {
   return print_blelloch_trace(type, values);
 }
 
+harness::StageProgram<harness::Scan> scan_block_blelloch_program() { return scan_block_blelloch_stage(); }
+harness::StageProgram<harness::Scan> scan_stage_1_program() { return scan_stage_1_stage(); }
+harness::StageProgram<harness::Scan> scan_stage_2_program() { return scan_stage_2_stage(); }
+harness::StageProgram<harness::Scan> scan_stage_3_program() { return scan_stage_3_stage(); }
+harness::StageProgram<harness::Scan> scan_stage_4_program() { return scan_stage_4_stage(); }
+harness::StageProgram<harness::Scan> scan_stage_5_program() { return scan_stage_5_stage(); }
+harness::StageProgram<harness::Scan> scan_stage_6_program() { return scan_stage_6_stage(); }
+harness::StageProgram<harness::Scan> scan_stage_7_program() {
+  return harness::program_by_flag<harness::Scan>(
+      {"--tuning", scan_stage_7_tuning_names(),
+       "Stage 7 as in the ladder (default), or with a knob: look-back backoff (backoff), at most 48 registers for "
+       "62.5% occupancy (occ62), at most 40 for 75% (occ75), both backoff and occ62 (backoff-occ62)"},
+      scan_stage_7_tunings());
+}
+harness::StageProgram<harness::Scan> scan_stage_8_program() {
+  return harness::program_by_flag<harness::Scan>(
+      {"--pipeline", scan_stage_8_shape_names(),
+       "Vectors of 16 bytes per consumer thread x tiles in the shared-memory ring, then the schedule: -near / "
+       "-near16 (the look-back stops at the block's previous tile; 4 / 16 windows of 32 predecessors per round "
+       "trip), -ahead (next tile reduced before this one's prefix), -early (a reduce warp publishes each tile's "
+       "aggregate as it lands, the look-back warp its inclusive prefix). The first, default, is the ladder's, at "
+       "blocks 128 to 512: 4x6-early for float and int, 8x3-early for double (the fastest of the measured "
+       "shapes); the others at block 256"},
+      scan_stage_8_shapes());
+}
+harness::StageProgram<harness::Scan> scan_stage_9_program() { return scan_stage_9_stage(); }
+
 }  // namespace ch08

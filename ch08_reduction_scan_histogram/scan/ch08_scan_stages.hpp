@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "device_limits.hpp"
+#include "drivers.hpp"
 #include "run_stage.hpp"
 #include "scan/scan_problem.hpp"
 
@@ -38,6 +39,31 @@ std::vector<harness::Stage<harness::Scan>> scan_stage_8_shape_stages();
 
 //! The `--pipeline` names of scan_stage_8_shape_stages(), in its order (the default first).
 std::vector<std::string> scan_stage_8_pipeline_names();
+
+// ---- The stage programs: what each scan_<stage>.cpp runs ----------------------------------------
+
+//! The program scan_block_blelloch: the stage of scan_block_blelloch.cuh.
+harness::StageProgram<harness::Scan> scan_block_blelloch_program();
+//! The program scan_stage_1: the stage of scan_stage_1_three_pass.cuh.
+harness::StageProgram<harness::Scan> scan_stage_1_program();
+//! The program scan_stage_2: the stage of scan_stage_2_padded.cuh.
+harness::StageProgram<harness::Scan> scan_stage_2_program();
+//! The program scan_stage_3: the stage of scan_stage_3_warp_shuffle.cuh.
+harness::StageProgram<harness::Scan> scan_stage_3_program();
+//! The program scan_stage_4: the stage of scan_stage_4_decoupled_lookback.cuh.
+harness::StageProgram<harness::Scan> scan_stage_4_program();
+//! The program scan_stage_5: the stage of scan_stage_5_vectorized.cuh.
+harness::StageProgram<harness::Scan> scan_stage_5_program();
+//! The program scan_stage_6: the stage of scan_stage_6_more_items.cuh.
+harness::StageProgram<harness::Scan> scan_stage_6_program();
+//! The program scan_stage_7: the stage of scan_stage_7_streaming.cuh, in the forms of `--tuning`
+//! (scan_stage_7_knob_stages).
+harness::StageProgram<harness::Scan> scan_stage_7_program();
+//! The program scan_stage_8: the stage of scan_stage_8_bulk_copy_pipeline.cuh, in the forms of
+//! `--pipeline` (scan_stage_8_shape_stages, scan_stage_8_shapes.cuh).
+harness::StageProgram<harness::Scan> scan_stage_8_program();
+//! The program scan_stage_9: the stage of scan_stage_9_small_inputs.cuh.
+harness::StageProgram<harness::Scan> scan_stage_9_program();
 
 //! Why this GPU (its limits as harness::current_device_limits gives them, TUTORIAL_DEVICE_LIMITS
 //! included) or this build cannot run `stage` at `block` (0: its default block) for any of its

@@ -81,5 +81,5 @@ int trace_main(int argc, char** argv) {
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--trace") == 0 || std::strncmp(argv[i], "--trace=", 8) == 0) return trace_main(argc, argv);
-  return harness::stage_main(argc, argv, ch08::scan_stage_named("scan_block_blelloch"));
+  return harness::stage_main(argc, argv, ch08::scan_block_blelloch_program());
 }

@@ -12,8 +12,9 @@
 //! with the PaddedForBanks layout.
 //! What the profiler shows against stage 1: shared-memory bank conflicts
 //! (l1tex__data_bank_conflicts_pipe_lsu_mem_shared) fall in pass 1; shared instructions, barriers
-//! and DRAM traffic stay the same. Measured: conflicts -98.9% at 2^26 and, against the
-//! expectation that the 4n transfers bound it, the time falls 1.43x at 2^30 (the scan README).
+//! and DRAM traffic stay the same. How far the conflicts fall: docs/results/H200/profile/
+//! ch08-scan_profile_claims.md; against the expectation that the 4n transfers bound it, the time
+//! falls too (the `step` of stage 2 in the scan README's ladder).
 //! Source: the padding of Harris, Sengupta and Owens, "Parallel Prefix Sum (Scan) with CUDA", GPU
 //! Gems 3, chapter 39 (CONFLICT_FREE_OFFSET).
 #pragma once

@@ -6,5 +6,5 @@
 #include "ch08_scan_stages.hpp"
 
 int main(int argc, char** argv) {
-  return harness::stage_main(argc, argv, ch08::scan_stage_named("scan_stage_4"));
+  return harness::stage_main(argc, argv, ch08::scan_stage_4_program());
 }

@@ -30,7 +30,7 @@
 //! the tile has overwritten it with its inclusive prefix.
 //! What the profiler shows against stage 3: DRAM bytes per element fall from 12 to 8 (floats), one
 //! kernel instead of 2 per level; new: a global atomic per tile, spinning loads of the status words,
-//! an L2 hit rate far above every other scan stage's (the H100 table,
+//! an L2 hit rate far above every other scan stage's (the profile table,
 //! docs/results/H100/profile/ch08-scan_profile_claims.md; the counter does not say which loads hit),
 //! and warps stalled at the block's second barrier while warp 0 looks back (the top stall,
 //! docs/results/H200/profile/ch08-scan_profile_claims.md).

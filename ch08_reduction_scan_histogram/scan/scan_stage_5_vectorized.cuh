@@ -21,9 +21,9 @@
 //! Tile: Block * Vectors * 16 bytes; with the default 4 vectors (64 bytes per thread), 4096 floats
 //! or 2048 doubles at Block = 256.
 //! What the profiler shows against stage 4 (ch08-scan_profile_claims.md, in docs/results/H100/profile
-//! and docs/results/H200/profile): on the H100, global load instructions fall 3.6x (floats: one
-//! 16-byte access instead of four 4-byte ones; the count includes the status loads); on the H200,
-//! DRAM throughput rises towards the copy's (17.2% -> 49.3% at 2^26). Not in those tables, so not
+//! and docs/results/H200/profile): global load instructions fall (floats: one 16-byte access instead
+//! of four 4-byte ones; the count includes the status loads), and DRAM throughput rises towards the
+//! copy's at 2^26 (each table says by how much on its GPU). Not in those tables, so not
 //! measured: store instructions, sectors per request (by the layout, 32 -> 16, the ideal for 512
 //! bytes) and L1 wavefronts per request; the L1TEX table of `ncu --section
 //! MemoryWorkloadAnalysis_Tables` on both stages (scripts/profile_stage.sh collects it) shows them.

@@ -6,7 +6,8 @@
 //! 4096 to 8192 floats, so there are half as many tiles: half the tile-counter atomics, half the
 //! status words published and half the look-backs, and twice the bytes each thread has in flight
 //! before its first use (8 independent 16-byte loads). The cost: more registers per thread (fewer
-//! resident blocks: occupancy 72.3% -> 48.4% at 2^26, ch08-scan_profile_claims.md; blocks of at
+//! resident blocks: the occupancy at 2^26 in docs/results/H200/profile/ch08-scan_profile_claims.md;
+//! blocks of at
 //! most 512 threads: at 1024 the register file leaves 64 registers per thread, which the float
 //! kernel fills exactly and the double one spills past; test cpu.sass_claims_ch08_scan) and a longer wait for
 //! the one block per tile that waits on its look-back.

@@ -7,12 +7,5 @@
 #include "ch08_scan_stages.hpp"
 
 int main(int argc, char** argv) {
-  harness::StageProgram<harness::Scan> program;
-  program.variants = ch08::scan_stage_7_knob_stages();
-  program.variant_flag = "--tuning";
-  program.variant_names = ch08::scan_stage_7_knob_names();
-  program.variant_help = "Stage 7 as in the ladder (default), or with a knob: look-back backoff (backoff), "
-                         "at most 48 registers for 62.5% occupancy (occ62), at most 40 for 75% (occ75), both "
-                         "backoff and occ62 (backoff-occ62)";
-  return harness::stage_main(argc, argv, program);
+  return harness::stage_main(argc, argv, ch08::scan_stage_7_program());
 }

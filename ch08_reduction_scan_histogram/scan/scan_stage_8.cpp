@@ -11,16 +11,5 @@
 #include "ch08_scan_stages.hpp"
 
 int main(int argc, char** argv) {
-  harness::StageProgram<harness::Scan> program;
-  program.variants = ch08::scan_stage_8_shape_stages();
-  program.variant_flag = "--pipeline";
-  program.variant_names = ch08::scan_stage_8_pipeline_names();
-  program.variant_help = "Vectors of 16 bytes per consumer thread x tiles in the shared-memory ring, then the "
-                         "schedule: -near / -near16 (the look-back stops at the block's previous tile; 4 / 16 "
-                         "windows of 32 predecessors per round trip), -ahead (next tile reduced before this one's "
-                         "prefix), -early (a reduce warp publishes each tile's aggregate as it lands, the look-back "
-                         "warp its inclusive prefix). The first, default, is the ladder's, at blocks 128 to 512: 4x6-early "
-                         "for float and int, 8x3-early for double (the fastest of the measured shapes); the others at "
-                         "block 256";
-  return harness::stage_main(argc, argv, program);
+  return harness::stage_main(argc, argv, ch08::scan_stage_8_program());
 }

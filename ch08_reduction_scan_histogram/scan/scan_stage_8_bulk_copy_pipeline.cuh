@@ -58,7 +58,8 @@
 //! (99,072 and 98,688 at block 256: two blocks fit an SM of 227 KiB), Block + 96 threads. The shape
 //! table that chose them is on the page (stage8.md); `--pipeline` runs the others.
 //! Against stage 7 the profiler shows no stalls at a block barrier (waits on mbarriers instead) and
-//! DRAM throughput closer to a copy's (58.7% -> 70.9% at 2^26: ch08-scan_profile_claims.md).
+//! DRAM throughput closer to a copy's (its % of peak at 2^26:
+//! docs/results/H200/profile/ch08-scan_profile_claims.md).
 //! Determinism: as stage 4 (not promised for float and double). Requires compute capability 9.0:
 //! below, the stage refuses before any launch (min_cc = 90) and names scan_stage_7; a build's code
 //! for older GPUs is a trap. Requires CUDA 12.9 or newer (CH08_STAGE8_PTX, scan_stage_8_toolkit.cuh).

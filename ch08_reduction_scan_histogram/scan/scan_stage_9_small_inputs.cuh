@@ -2,9 +2,10 @@
 //! @brief Scan stage 9: for small inputs, where the launches and not the bytes decide: one launch
 //! per run and nothing else, and no look-back at all when one tile covers n.
 //!
-//! Below about 2^20 elements the launches, not the bytes, decide a run's time: on an H100 a copy of
-//! the same bytes, one launch, takes not far above what one launch costs (the scan page, README.md,
-//! "Stage 9: one launch for small inputs", from scan_ladder --small and chapter 7's launch_cost).
+//! Below about 2^20 elements the launches, not the bytes, decide a run's time: a copy of the same
+//! bytes, one launch, takes not far above what one launch costs (the figures, and the GPU they were
+//! measured on: the scan page, README.md, "Stage 9: one launch for small inputs", from
+//! scan_ladder --small and chapter 7's launch_cost).
 //! A run of stages 4 to 7 enqueues two operations: a memset of the tile counter and the flags, then
 //! the kernel. CUB's DeviceScan launches twice as well (a kernel that initialises the tile status,
 //! then the scan). Changed against stage 5 (whose layout, loads and block scan it keeps):
@@ -25,8 +26,8 @@
 //!     block's scan is the result; no run word, no status, no atomic;
 //!   - a tile sized for latency: 4 vectors of 16 bytes per thread (64 bytes: all of a thread's loads
 //!     in flight at once, one trip, as ch07's stage 12) and a default block of 512 threads, so one
-//!     tile covers 8 Ki floats (4 Ki doubles) and 2^20 floats are 128 tiles, about one wave on an
-//!     H200. Both are first choices, to be tuned on the GPU (`scan_ladder --small`,
+//!     tile covers 8 Ki floats (4 Ki doubles) and 2^20 floats are 128 tiles, about one wave on a
+//!     GPU of about 128 SMs. Both are first choices, to be tuned on the GPU (`scan_ladder --small`,
 //!     `scan_stage_9 --block 256|1024`); the data uses the default cache policy (at these sizes it
 //!     fits in L2, and a graph's next run reads it again).
 //! Every n is handled as in stage 5 (any n, any element-aligned address: the vector path when `in`

@@ -5,10 +5,6 @@
 #include "drivers.hpp"
 
 int main(int argc, char** argv) {
-  harness::StageProgram<harness::Histogram> program;
-  program.variants = harness::broken_histogram_stages();
-  program.variant_flag = "--bug";
-  program.variant_names = harness::histogram_bug_names();
-  program.variant_help = "Which bug the histogram has";
-  return harness::stage_main(argc, argv, program);
+  const harness::VariantFlag bug{"--bug", harness::histogram_bug_names(), "Which bug the histogram has"};
+  return harness::stage_main(argc, argv, harness::program_by_flag(bug, harness::broken_histogram_stages()));
 }

@@ -10,9 +10,6 @@
 
 namespace harness {
 
-//! The sample types every histogram stage accepts: u8, i32, f32.
-inline constexpr DType kHistogramSampleTypes[] = {DType::u8, DType::i32, DType::f32};
-
 //! Calls `f(T{})` with T the C++ type of a histogram sample type: unsigned char (DType::u8),
 //! int (DType::i32) or float (DType::f32).
 //! @tparam F a generic callable taking unsigned char, int and float; all three calls return one type

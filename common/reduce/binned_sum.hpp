@@ -61,7 +61,7 @@ template <>
 struct BinnedFormat<float> {
   using Bits = std::uint32_t;              //!< the bits of a float
   static constexpr int kMantissa = 24;     //!< p, significand bits
-  static constexpr int kExponentBias = 127;   //!< added to the exponent in the bits
+  static constexpr int kExponentBias = 127;  //!< of the float format
   static constexpr int kMaxExponent = 127;  //!< of a finite float
   static constexpr int kBinBits = 13;      //!< W
   static constexpr int kMaxLevel = 9;      //!< 9 x 13 = 117: 2^(12 + 117) is past the largest float
@@ -72,7 +72,7 @@ template <>
 struct BinnedFormat<double> {
   using Bits = std::uint64_t;              //!< the bits of a double
   static constexpr int kMantissa = 53;     //!< p
-  static constexpr int kExponentBias = 1023;  //!< added to the exponent in the bits
+  static constexpr int kExponentBias = 1023;  //!< of the double format
   static constexpr int kMaxExponent = 1023;  //!< of a finite double
   static constexpr int kBinBits = 28;      //!< W
   static constexpr int kMaxLevel = 36;     //!< 36 x 28 = 1008: 2^(27 + 1008) is past the largest double

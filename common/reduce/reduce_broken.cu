@@ -5,10 +5,6 @@
 #include "broken_reduce.cuh"
 
 int main(int argc, char** argv) {
-  harness::StageProgram<harness::Reduce> program;
-  program.variants = harness::broken_reduce_stages();
-  program.variant_flag = "--bug";
-  program.variant_names = harness::reduce_bug_names();
-  program.variant_help = "Which bug the reduction has";
-  return harness::stage_main(argc, argv, program);
+  const harness::VariantFlag bug{"--bug", harness::reduce_bug_names(), "Which bug the reduction has"};
+  return harness::stage_main(argc, argv, harness::program_by_flag(bug, harness::broken_reduce_stages()));
 }

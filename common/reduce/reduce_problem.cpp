@@ -117,64 +117,50 @@ void Reduce::run_empty(const Stage<Reduce>& s, const Args& a) {
   write_identity(a.out, output_type(s, a), a.op, a.stream);
 }
 
-Verification Reduce::check(const Stage<Reduce>& s, const Args& a, const Reference& ref,
-                           const void* out, bool exact_data) {
-  Verification v;
-  v.expected = ref.value;
-  const DType out_type = output_type(s, a);
-  if (out_type == DType::f32 || out_type == DType::f64) {
-    double got = 0;
-    if (out_type == DType::f32) {
-      float f;
-      std::memcpy(&f, out, sizeof f);
-      got = f;
-    } else {
-      std::memcpy(&got, out, sizeof got);
-    }
-    v.got = got;
-    if (s.caps.binned && ref.has_binned && !exact_data) return check_binned(v, out, out_type, ref);
-    if (std::isnan(ref.value) || std::isnan(got)) {
-      v.kind = CheckKind::exact;
-      v.ok = std::isnan(ref.value) && std::isnan(got);
-      v.abs_err = v.ok ? 0 : std::numeric_limits<double>::infinity();
-      v.message = v.ok ? "NaN as expected" : fmt("got %.9g, expected %.9g (NaN mismatch)", got, ref.value);
-      return v;
-    }
-    v.abs_err = std::fabs(got - ref.value);
-    if (std::isinf(ref.value) || std::isinf(got)) v.abs_err = (got == ref.value) ? 0 : INFINITY;
-    if (a.op != Op::sum || exact_data) {
-      v.kind = CheckKind::exact;
-      v.ok = (got == ref.value);
-      v.message = v.ok ? fmt("got %.17g == expected %.17g", got, ref.value)
-                       : fmt("got %.17g, expected exactly %.17g (|err| %.3g)", got, ref.value, v.abs_err);
-      return v;
-    }
-    const double depth = s.depth ? s.depth(a) : static_cast<double>(a.n);
-    v.bound = depth_error_bound(depth, machine_epsilon(out_type), ref.abs_sum);
-    if (!(v.bound < std::fabs(ref.value))) {
-      v.kind = CheckKind::unchecked;
-      v.ok = true;
-      v.message = fmt("|err| %.3g; the depth bound %.3g (depth %.0f) is not below |sum| %.3g, so it "
-                      "cannot tell a right sum from a wrong one",
-                      v.abs_err, v.bound, depth, std::fabs(ref.value));
-      return v;
-    }
-    v.kind = CheckKind::bound;
-    v.ok = v.abs_err <= v.bound;
-    v.message = v.ok ? fmt("|err| %.3g <= bound %.3g (depth %.0f)", v.abs_err, v.bound, depth)
-                     : fmt("|err| %.3g exceeds bound %.3g (depth %.0f); got %.17g", v.abs_err, v.bound, depth, got);
+namespace {
+
+// A float or double result `got` against the reference: NaN must meet NaN; exact data, max and min
+// must match exactly; a sum of other data must stay within its depth bound, and is not checked
+// where that bound is not below |sum|.
+Verification check_floating(Verification v, double got, const Stage<Reduce>& s, const ReduceArgs& a,
+                            const ReduceReference& ref, DType out_type, bool exact_data) {
+  v.got = got;
+  if (std::isnan(ref.value) || std::isnan(got)) {
+    v.kind = CheckKind::exact;
+    v.ok = std::isnan(ref.value) && std::isnan(got);
+    v.abs_err = v.ok ? 0 : std::numeric_limits<double>::infinity();
+    v.message = v.ok ? "NaN as expected" : fmt("got %.9g, expected %.9g (NaN mismatch)", got, ref.value);
     return v;
   }
-
-  // Integer outputs: always exact.
-  long long got = 0;
-  if (out_type == DType::i32) {
-    int i;
-    std::memcpy(&i, out, sizeof i);
-    got = i;
-  } else {
-    std::memcpy(&got, out, sizeof got);
+  v.abs_err = std::fabs(got - ref.value);
+  if (std::isinf(ref.value) || std::isinf(got)) v.abs_err = (got == ref.value) ? 0 : INFINITY;
+  if (a.op != Op::sum || exact_data) {
+    v.kind = CheckKind::exact;
+    v.ok = (got == ref.value);
+    v.message = v.ok ? fmt("got %.17g == expected %.17g", got, ref.value)
+                     : fmt("got %.17g, expected exactly %.17g (|err| %.3g)", got, ref.value, v.abs_err);
+    return v;
   }
+  const double depth = s.depth ? s.depth(a) : static_cast<double>(a.n);
+  v.bound = depth_error_bound(depth, machine_epsilon(out_type), ref.abs_sum);
+  if (!(v.bound < std::fabs(ref.value))) {
+    v.kind = CheckKind::unchecked;
+    v.ok = true;
+    v.message = fmt("|err| %.3g; the depth bound %.3g (depth %.0f) is not below |sum| %.3g, so it "
+                    "cannot tell a right sum from a wrong one",
+                    v.abs_err, v.bound, depth, std::fabs(ref.value));
+    return v;
+  }
+  v.kind = CheckKind::bound;
+  v.ok = v.abs_err <= v.bound;
+  v.message = v.ok ? fmt("|err| %.3g <= bound %.3g (depth %.0f)", v.abs_err, v.bound, depth)
+                   : fmt("|err| %.3g exceeds bound %.3g (depth %.0f); got %.17g", v.abs_err, v.bound, depth, got);
+  return v;
+}
+
+// An int or int64 result `got` against the exact reference: always exact; an int32 output whose
+// exact sum does not fit fails.
+Verification check_integer(Verification v, long long got, const ReduceReference& ref, DType out_type) {
   v.kind = CheckKind::exact;
   v.got = static_cast<double>(got);
   v.abs_err = std::fabs(static_cast<double>(got) - static_cast<double>(ref.exact));
@@ -189,6 +175,33 @@ Verification Reduce::check(const Stage<Reduce>& s, const Args& a, const Referenc
   v.message = v.ok ? "got " + std::to_string(got) + " == expected"
                    : "got " + std::to_string(got) + ", expected exactly " + std::to_string(ref.exact);
   return v;
+}
+
+// The one output element at `out`, of type T, as U.
+template <class T, class U>
+U read_result(const void* out) {
+  T x;
+  std::memcpy(&x, out, sizeof x);
+  return static_cast<U>(x);
+}
+
+}  // namespace
+
+Verification Reduce::check(const Stage<Reduce>& s, const Args& a, const Reference& ref,
+                           const void* out, bool exact_data) {
+  Verification v;
+  v.expected = ref.value;
+  const DType out_type = output_type(s, a);
+  if (out_type == DType::f32 || out_type == DType::f64) {
+    const double got = out_type == DType::f32 ? read_result<float, double>(out) : read_result<double, double>(out);
+    if (s.caps.binned && ref.has_binned && !exact_data) {
+      v.got = got;
+      return check_binned(v, out, out_type, ref);
+    }
+    return check_floating(v, got, s, a, ref, out_type, exact_data);
+  }
+  const long long got = out_type == DType::i32 ? read_result<int, long long>(out) : read_result<long long, long long>(out);
+  return check_integer(v, got, ref, out_type);
 }
 
 Stage<Reduce> Reduce::baseline(DType type, const Config& c, const std::vector<const Stage<Reduce>*>& stages) {

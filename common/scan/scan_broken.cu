@@ -4,10 +4,6 @@
 #include "scan/broken_scan.hpp"
 
 int main(int argc, char** argv) {
-  harness::StageProgram<harness::Scan> program;
-  program.variants = harness::broken_scan_stages();
-  program.variant_flag = "--bug";
-  program.variant_names = harness::scan_bug_names();
-  program.variant_help = "Which bug the scan has";
-  return harness::stage_main(argc, argv, program);
+  const harness::VariantFlag bug{"--bug", harness::scan_bug_names(), "Which bug the scan has"};
+  return harness::stage_main(argc, argv, harness::program_by_flag(bug, harness::broken_scan_stages()));
 }

@@ -171,6 +171,96 @@ harness::Session<P>& cached_session(harness::DType type, const typename P::Confi
   return *c.entries.front().second;
 }
 
+//! What one sweep has done so far: its runs and skips, whether a run failed, and what it has WARNed.
+struct SweepTally {
+  std::size_t runs = 0;      //!< runs checked
+  std::size_t skipped = 0;   //!< runs this GPU could not make
+  bool failed = false;       //!< a run failed its check
+  bool said_skip = false;    //!< the skip of the large sizes after a failure was WARNed
+  bool said_device = false;  //!< a skip for this GPU was WARNed
+  //! Counts a run this GPU cannot make; WARNs the first reason (once per sweep), never fails.
+  void skip_for_device(const std::string& why) {
+    if (!said_device) WARN("skipped on this GPU: " << why);
+    said_device = true;
+    ++skipped;
+  }
+};
+
+//! The blocks a sweep runs `stage` at for n elements: `blocks` (every block it supports) below
+//! sw.large_from; from there sw.large_blocks clamped to its range, else its default block on this GPU.
+template <class P>
+std::vector<int> sweep_blocks(const harness::Stage<P>& stage, const Sweep<P>& sw, const std::vector<int>& blocks,
+                              harness::DType type, const typename P::Config& config, std::size_t n) {
+  if (n < sw.large_from) return blocks;
+  std::vector<int> bs;
+  for (int b : sw.large_blocks) bs.push_back(std::clamp(b, stage.min_block, stage.max_block));
+  if (bs.empty()) {
+    typename P::Args a;
+    a.type = type;
+    a.n = n;
+    P::apply(config, a);
+    bs.push_back(harness::default_block_of(stage, a, harness::current_device_limits()));
+  }
+  bs.erase(std::unique(bs.begin(), bs.end()), bs.end());
+  return bs;
+}
+
+//! Runs `stage` at each of `bs` on one input (type, settings, dist, n, seed), made (or taken from
+//! the cache) at the first block the stage accepts and this GPU fits, and CHECKs each result
+//! (CHECK_FALSE with sw.expect_failure). A block the stage refuses is passed over (its refusal is
+//! tested elsewhere); what this GPU cannot run is skipped (SweepTally::skip_for_device).
+template <class P>
+void sweep_input(const harness::Stage<P>& stage, const Sweep<P>& sw, const std::vector<int>& bs, harness::DType type,
+                 const typename P::Config& config, const std::string& dist, std::size_t n, std::uint64_t seed,
+                 SweepTally& tally) {
+  harness::Session<P>* s = nullptr;
+  for (int block : bs) {
+    typename P::Args probe;
+    probe.type = type;
+    probe.n = n;
+    probe.block = block;
+    P::apply(config, probe);
+    try {
+      harness::validate_config(stage, probe);
+    } catch (const harness::UsageError&) {
+      continue;  // a setting or size this stage does not take (its refusal is tested elsewhere)
+    }
+    try {
+      harness::check_device_fit(stage, probe, harness::current_device_limits());
+    } catch (const harness::UnsupportedError& e) {
+      tally.skip_for_device(e.what());
+      continue;
+    }
+    if (!s) {
+      // The input, this stage's output and its workspace: what one run needs on the device.
+      const std::size_t need = n * harness::dtype_size(type) +
+                               P::output_count(probe) * harness::dtype_size(P::output_type(stage, probe)) +
+                               harness::workspace_of(stage, probe);
+      std::string why;
+      if (!fits_device_memory(need, std::to_string(n) + " " + harness::dtype_name(type), why)) {
+        tally.skip_for_device(stage.name + ", n = " + std::to_string(n) + ": " + why);
+        break;
+      }
+      s = &cached_session<P>(type, config, n, dist, seed);
+    }
+    INFO(stage.name << " (" << stage.label << "): type " << harness::dtype_name(type) << ", "
+                    << P::describe(config) << ", dist " << dist << ", n " << n << ", block " << block
+                    << ", seed " << seed);
+    harness::Verification v;
+    try {
+      v = s->run_and_check(stage, s->args_for(stage, block, 0));
+    } catch (const harness::UnsupportedError& e) {  // e.g. the output past the free memory
+      tally.skip_for_device(e.what());
+      continue;
+    }
+    INFO(harness::check_name(v.kind) << ": " << v.message);
+    if (sw.expect_failure) CHECK_FALSE(v.ok);
+    else CHECK(v.ok);
+    tally.failed = tally.failed || !v.ok;
+    ++tally.runs;
+  }
+}
+
 //! Runs `stage` over the sweep and CHECKs every result; returns the number of runs. Once a run has
 //! failed, the sizes from `large_from` on are skipped: the small sizes already show what is wrong,
 //! and the large inputs (2^31 + 1 elements: gigabytes, seconds each) would only make an unsolved
@@ -185,98 +275,31 @@ std::size_t sweep(const harness::Stage<P>& stage, const Sweep<P>& sw = {}) {
     sizes.insert(static_cast<std::size_t>(b) - 1);
     sizes.insert(static_cast<std::size_t>(b) + 1);
   }
-  std::size_t runs = 0, skipped = 0;
-  bool failed = false, said_skip = false, said_device = false;
-  // Once per sweep: what this GPU cannot run is skipped with its reason (a WARN), never failed.
-  auto skip_for_device = [&](const std::string& why) {
-    if (!said_device) WARN("skipped on this GPU: " << why);
-    said_device = true;
-    ++skipped;
-  };
+  SweepTally tally;
   const std::vector<std::uint64_t> seeds = sw.seeds.empty() ? std::vector<std::uint64_t>{run_seed()} : sw.seeds;
   for (harness::DType type : sw.types) {
     if (!std::count(stage.types.begin(), stage.types.end(), type)) continue;
-    for (const auto& config : sw.configs) {
-      for (const std::string& dist : sw.dists) {
-        for (std::size_t n : sizes) {
+    for (const auto& config : sw.configs)
+      for (const std::string& dist : sw.dists)
+        for (std::size_t n : sizes)
           for (std::uint64_t seed : seeds) {
-            if (failed && !sw.expect_failure && n >= sw.large_from) {
-              if (!said_skip)
+            if (tally.failed && !sw.expect_failure && n >= sw.large_from) {
+              if (!tally.said_skip)
                 WARN(stage.name << ": it failed at smaller sizes, so the sweep skips the sizes from " << sw.large_from
                                 << " on (they take seconds each and would add nothing)");
-              said_skip = true;
+              tally.said_skip = true;
               continue;
             }
-            std::vector<int> bs = blocks;
-            if (n >= sw.large_from) {
-              bs.clear();
-              for (int b : sw.large_blocks) bs.push_back(std::clamp(b, stage.min_block, stage.max_block));
-              if (bs.empty()) {
-                typename P::Args a;
-                a.type = type;
-                a.n = n;
-                P::apply(config, a);
-                bs.push_back(harness::default_block_of(stage, a, harness::current_device_limits()));
-              }
-              bs.erase(std::unique(bs.begin(), bs.end()), bs.end());
-            }
-            harness::Session<P>* s = nullptr;
-            for (int block : bs) {
-              typename P::Args probe;
-              probe.type = type;
-              probe.n = n;
-              probe.block = block;
-              P::apply(config, probe);
-              try {
-                harness::validate_config(stage, probe);
-              } catch (const harness::UsageError&) {
-                continue;  // a setting or size this stage does not take (its refusal is tested elsewhere)
-              }
-              try {
-                harness::check_device_fit(stage, probe, harness::current_device_limits());
-              } catch (const harness::UnsupportedError& e) {
-                skip_for_device(e.what());
-                continue;
-              }
-              if (!s) {
-                // The input, this stage's output and its workspace: what one run needs on the device.
-                const std::size_t need = n * harness::dtype_size(type) +
-                                         P::output_count(probe) * harness::dtype_size(P::output_type(stage, probe)) +
-                                         harness::workspace_of(stage, probe);
-                std::string why;
-                if (!fits_device_memory(need, std::to_string(n) + " " + harness::dtype_name(type), why)) {
-                  skip_for_device(stage.name + ", n = " + std::to_string(n) + ": " + why);
-                  break;
-                }
-                s = &cached_session<P>(type, config, n, dist, seed);
-              }
-              INFO(stage.name << " (" << stage.label << "): type " << harness::dtype_name(type) << ", "
-                              << P::describe(config) << ", dist " << dist << ", n " << n << ", block " << block
-                              << ", seed " << seed);
-              harness::Verification v;
-              try {
-                v = s->run_and_check(stage, s->args_for(stage, block, 0));
-              } catch (const harness::UnsupportedError& e) {  // e.g. the output past the free memory
-                skip_for_device(e.what());
-                continue;
-              }
-              INFO(harness::check_name(v.kind) << ": " << v.message);
-              if (sw.expect_failure) CHECK_FALSE(v.ok);
-              else CHECK(v.ok);
-              failed = failed || !v.ok;
-              ++runs;
-            }
+            sweep_input(stage, sw, sweep_blocks(stage, sw, blocks, type, config, n), type, config, dist, n, seed,
+                        tally);
           }
-        }
-      }
-    }
   }
-  checked_runs() += runs;
-  skipped_runs() += skipped;
+  checked_runs() += tally.runs;
+  skipped_runs() += tally.skipped;
   // A sweep this GPU could not run at all counts its skips, so that `CHECK(sweep(...) > 0)` (which
   // catches a sweep that reached nothing) does not fail for it; the skips were WARNed, and
   // gpu_test_main reports them (and exits as skipped when nothing else ran).
-  return runs > 0 ? runs : skipped;
+  return tally.runs > 0 ? tally.runs : tally.skipped;
 }
 
 //! Runs every stage of `stages` over the sweep, one input at a time: for each (type, settings,

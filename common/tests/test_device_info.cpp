@@ -1,7 +1,7 @@
 // CPU tests: the peak formulas on known boards and the article's roofline figures.
 #include "catch.hpp"
 #include "device_info.hpp"
-#include "roofline.hpp"
+#include "roofline_model.hpp"
 
 using namespace harness;
 

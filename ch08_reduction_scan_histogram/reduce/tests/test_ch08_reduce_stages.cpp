@@ -73,7 +73,7 @@ TEST_CASE("reduce_stage_5: 16-byte loads, four in flight", "[gpu][ch08][reduce_s
 }
 
 TEST_CASE("stages 1-5 at n = 2^31 + 1 (float sum, exact data)", "[gpu][ch08][large]") {
-  // Stage 0 -- one thread reading 2^31 elements, over a minute on an H200 -- is left to [long]; its
+  // Stage 0 -- one thread reading 2^31 elements, a run of minutes -- is left to [long]; its
   // indices are size_t like every stage's, and the sweep above runs it up to 2^24.
   Reduce::Config sum;
   Session<Reduce>& s = testing_support::cached_session<Reduce>(DType::f32, sum, kHuge, Reduce::exact_dist(),
@@ -94,7 +94,7 @@ TEST_CASE("stages 1-5 at n = 2^31 + 1 (float sum, exact data)", "[gpu][ch08][lar
 
 TEST_CASE("every stage at n = 2^31 + 1, every operator and type", "[.][long][gpu][ch08][large]") {
   // Stages 1-5 at block 256 on every (type, op, dist). Stage 0 -- one thread reading 2^31 elements,
-  // over a minute per run on an H200 -- once: a float sum of exact data. Stage 1 also at block 32,
+  // a run of minutes -- once: a float sum of exact data. Stage 1 also at block 32,
   // where the second pass folds 67 million partials.
   const auto stages = ch08::all_reduce_stages();
   const Sweep sw = all_ops();

@@ -1,4 +1,4 @@
-//! @file roofline.hpp
+//! @file roofline_model.hpp
 //! @brief The roofline model of the article's section 1: ridge point and attainable throughput.
 #pragma once
 #include <algorithm>
