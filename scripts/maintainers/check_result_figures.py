@@ -21,8 +21,9 @@ Index. Each GPU folder's README.md under docs/results/ links every file of that 
 
 History (docs/checks.md). No page and no file under docs/results/ may say when or in which sitting
 something ran ("session", "this morning", "yesterday", "for want of", "not yet run", "second run",
-...), and no file or folder under docs/results/ may be named for an attempt or a commit (`_run2`,
-`_rest`, a 7-hex-digit commit, `base_<hash>`). Logs that tools wrote (*.txt, *.csv) are results as
+"at that tree", "the tree's default", "made before that change", "the files' tree", "now times", ...),
+and no file or folder under docs/results/ may be named for an attempt or a commit (`_run2`, `_rest`,
+a 7-hex-digit commit, `base_<hash>`). Logs that tools wrote (*.txt, *.csv) are results as
 they ran and are not read for words, only for their names.
 
   scripts/maintainers/check_result_figures.py [--root DIR] [--only figures|history]
@@ -269,7 +270,11 @@ HISTORY_RE = re.compile(
     r"for want of|not yet (run|measured|been run)|yet to be run|at the time|earlier run|"
     r"(first|second|third|fourth|fifth|later|earlier) (run|attempt|sitting)s?|"
     r"re-?ran|rerun of|this time|no longer|used to|previously|originally|was fixed|had been|"
-    r"(is|are) now|before the fix|after the fix)\b|^#+\s*(before|after)\b")
+    r"(is|are) now|before the fix|after the fix|"
+    # a lab notebook's tree and change: a page says what each file was made with (its command line)
+    r"at (that|this|a|the|the current) tree|(that|this|the) tree's default|the files' tree|"
+    r"(made|measured|run|ran|taken) (before|after) (that|this|the) change|now (times|runs|uses|takes))\b|"
+    r"^#+\s*(before|after)\b")
 # A date says when: pages and the results READMEs say what ran, on which GPU and tree (a commit).
 DATE_RE = re.compile(r"\b20\d\d-[01]\d-[0-3]\d\b")
 # Names of results files and folders that record an attempt or a commit.

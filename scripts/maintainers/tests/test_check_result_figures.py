@@ -88,6 +88,17 @@ class CheckResultFigures(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn('page.md:1: history word "session"', out)
         self.assertIn('page.md:1: history word "for want of"', out)
+        notebook = ("Stage 8 ran 8x3-early, its default at that tree (the tree's default); the files were "
+                    "made before that change, at a tree where stage 11 fenced, and the files' tree sharded; "
+                    "the read kernel now times two grids.\n")
+        rc, out = run(tree(dict(files, **{"page.md": notebook})))
+        self.assertEqual(rc, 1)
+        for words in ("at that tree", "the tree's default", "made before that change", "at a tree",
+                      "the files' tree", "now times"):
+            self.assertIn('page.md:1: history word "%s"' % words, out)
+        rc, out = run(tree(dict(files, **{"page.md": "The tree's improvements show in the time.\n"})),
+                      ["--only", "history"])
+        self.assertEqual(rc, 0, out)
         rc, out = run(tree(dict(files, **{"page.md": "Measured on 2026-12-02.\n"})))
         self.assertIn('page.md:1: history word "2026-12-02"', out)
         files = {"docs/results/H200/ch08/ladder_run2.md": RESULT, "docs/results/H200/ch08/cost_4c0a4a4.csv": "a\n",
