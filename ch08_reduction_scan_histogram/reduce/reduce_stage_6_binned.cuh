@@ -25,7 +25,7 @@
 //! floating-point pipes keep up with the loads (the README's binned-sum page has the counts from
 //! the SASS and says where they do).
 //!
-//! Source: J. Demmel, P. Ahrens, H. D. Nguyen, "Algorithms for Efficient Reproducible Floating Point
+//! Source: P. Ahrens, J. Demmel, H. D. Nguyen, "Algorithms for Efficient Reproducible Floating Point
 //! Summation", ACM TOMS 46(3), 2020: sections 3 and 4 (the binned format, deposit, renormalisation
 //! by a carry, the index of the largest value), with this tutorial's choices: the bins in a fixed
 //! scaled frame (rounding constants known at compile time), 64-bit integer carries instead of the
