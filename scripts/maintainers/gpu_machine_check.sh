@@ -45,6 +45,9 @@ Steps run only when named:
   causes     scripts/maintainers/step_causes.py over each ladder CSV in $CAUSES_LADDERS [$OUT/reduce_ladder_2e28_float.csv,
              made by the ladders step]: both stages of every step below 1.05x under ncu, with a
              verdict: $OUT/step_causes_<ladder>.md / .log, the reports in $OUT/step_causes_<ladder>/
+  hostmem    the default run (the sanitizers included) under TUTORIAL_DEVICE_LIMITS=$HOSTMEM_LIMIT
+             [host=16GB], the machine's used memory sampled every 0.5 s: $OUT/ctest_hostmem.log,
+             $OUT/hostmem_used_bytes.txt, the peak above idle in the summary
   coverage   every problem and type at every size 2^10 .. 2^30: chapter 7's ladder (sum) and chapter
              8's (sum, max, min) over float, double and int ($COVER_TYPES), the scan (exclusive and
              inclusive) and the uint8 histogram (uniform one-bin zipf image, $COVER_DISTS), the fast
@@ -82,8 +85,8 @@ steps=()
 for arg in "$@"; do
   case "$arg" in
     -h|--help) usage; exit 0 ;;
-    build|test|sanitize|profile|long|ladders|ch08|scan|histogram|sweep|shapes|limits|multigpu|causes|commands|coverage) steps+=("$arg") ;;
-    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]} shapes limits multigpu causes commands coverage; --help)" >&2
+    build|test|sanitize|profile|long|ladders|ch08|scan|histogram|sweep|shapes|limits|multigpu|causes|commands|coverage|hostmem) steps+=("$arg") ;;
+    *) echo "gpu_machine_check.sh: error: unknown step or option '$arg' (steps: ${ALL_STEPS[*]} shapes limits multigpu causes commands coverage hostmem; --help)" >&2
        exit 2 ;;
   esac
 done
@@ -253,6 +256,22 @@ if want histogram; then
   p=$(prog histogram_contention)
   if [ -n "$p" ] && "$p" --n 2^27 --iters 10 --warmup 2 --max-seconds 1 --csv "$OUT/histogram_contention_2e27_uint8.csv" \
        >"$OUT/histogram_contention_2e27_uint8.txt" 2>&1; then note "histogram contention: ok"; else note "histogram contention: FAILED"; status=1; fi
+fi
+
+if want hostmem; then
+  # The default run (sanitizers included) as on a 16 GB desktop, the machine's used memory sampled
+  # every 0.5 s: its peak above the idle baseline goes into the summary.
+  setting=${HOSTMEM_LIMIT:-host=16GB}
+  base=$(free -b | awk '/Mem:/{print $3}')
+  ( while sleep 0.5; do free -b | awk '/Mem:/{print $3}'; done ) > "$OUT/hostmem_used_bytes.txt" &
+  sampler=$!
+  if TUTORIAL_DEVICE_LIMITS=$setting ctest --test-dir "$BUILD" --output-on-failure -j 4 -LE '^(exercise|long)$' \
+       ${CTEST_ARGS:-} >"$OUT/ctest_hostmem.log" 2>&1; then note "ctest as if TUTORIAL_DEVICE_LIMITS=$setting: ok"
+  else note "ctest as if TUTORIAL_DEVICE_LIMITS=$setting: FAILED"; status=1; fi
+  kill "$sampler" 2>/dev/null
+  peak=$(sort -n "$OUT/hostmem_used_bytes.txt" | tail -1)
+  note "host memory in use: $base bytes idle, $peak at the peak, $((peak - base)) above idle"
+  grep -E "tests passed|tests failed|\*\*\*Skipped" "$OUT/ctest_hostmem.log" | tail -30 | tee -a "$OUT/summary.txt"
 fi
 
 if want coverage; then
