@@ -52,11 +52,16 @@ bool is_decimal_number(const std::string& s) {
   return i == s.size();
 }
 
+// Why `text` is not a finite decimal number, or "" when it is: the one message both the option
+// check and parse_decimal give.
+std::string decimal_number_problem(const std::string& text) {
+  return is_decimal_number(text) ? std::string() : "'" + text + "' is not a finite decimal number (e.g. 2, 0.5, 1e-3)";
+}
+
 }  // namespace
 
 double parse_decimal(const std::string& text, const std::string& what) {
-  if (!is_decimal_number(text))
-    throw UsageError(what + ": '" + text + "' is not a finite decimal number (e.g. 2, 0.5, 1e-3)");
+  if (const std::string why = decimal_number_problem(text); !why.empty()) throw UsageError(what + ": " + why);
   const double v = std::strtod(text.c_str(), nullptr);
   if (!std::isfinite(v)) throw UsageError(what + ": '" + text + "' is too large");
   return v;
@@ -77,12 +82,7 @@ void require_decimal_numbers(CLI::App& app) {
           },
           ""));
     } else if (is("FLOAT")) {
-      opt->check(CLI::Validator(
-          [](std::string& v) -> std::string {
-            if (is_decimal_number(v)) return {};
-            return "'" + v + "' is not a finite decimal number (e.g. 2, 0.5, 1e-3)";
-          },
-          ""));
+      opt->check(CLI::Validator([](std::string& v) { return decimal_number_problem(v); }, ""));
     }
   }
 }

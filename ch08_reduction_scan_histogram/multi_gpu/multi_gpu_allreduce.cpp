@@ -376,8 +376,8 @@ int main(int argc, char** argv) {
       // Each size in turn: its expected sums and one GPU's input on the host, before any GPU is asked.
       for (std::size_t m : sizes)
         harness::ensure_host_memory(
-            harness::checked_bytes(harness::checked_bytes(m, 2, "--n"), o.type == "int" ? sizeof(int) : sizeof(float),
-                                   "--n " + std::to_string(m) + " (" + o.type + ")"),
+            harness::checked_bytes(m, 2 * (o.type == "int" ? sizeof(int) : sizeof(float)),  // an expected sum and an input
+                                   "--n " + std::to_string(m) + " (" + o.type + ", two arrays)"),
             "the expected sums and one GPU's input, " + std::to_string(m) + " " + o.type + " each,");
       return o.type == "int" ? run<int>(o, sizes) : run<float>(o, sizes);
     });
