@@ -98,16 +98,19 @@ void check_device_fit(const Stage<P>& stage, const typename P::Args& a, const De
 }
 
 //! validate_config, then the grid the stage would launch (it may ask the device for occupancy):
-//! at most 2^31 - 1 blocks.
+//! at most Stage::max_grid blocks (2^31 - 1 unless the stage says fewer).
 //! @throws UsageError naming the stage and the rule that was broken
 template <class P>
 void validate_shape(const Stage<P>& stage, const typename P::Args& a) {
   validate_config(stage, a);
   const std::size_t grid = grid_of(stage, a);
-  if (grid > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+  const std::size_t most = std::min(stage.max_grid, static_cast<std::size_t>(std::numeric_limits<int>::max()));
+  if (grid > most) {
     std::ostringstream m;
-    m << stage.name << ": n = " << a.n << " with block " << a.block << " needs " << grid
-      << " blocks, more than the 2^31 - 1 a grid can hold";
+    m << stage.name << ": n = " << a.n << " with block " << a.block << " needs " << grid << " blocks, more than the "
+      << (most == static_cast<std::size_t>(std::numeric_limits<int>::max()) ? std::string("2^31 - 1 a grid")
+                                                                               : std::to_string(most) + " this stage")
+      << " can hold";
     throw UsageError(m.str());
   }
 }

@@ -66,6 +66,9 @@ struct Stage {
 
   //! Blocks the stage's main kernel launches for these arguments; null means ceil(n / block).
   std::function<std::size_t(const Args&)> grid_for;
+  //! Most blocks the stage can launch: 2^31 - 1, what a grid holds, or fewer where a kernel counts
+  //! its blocks in a narrower field (scan stage 9's run word: 2^24 - 1). A larger grid is refused.
+  std::size_t max_grid = 0x7FFFFFFF;
   //! Scratch bytes the stage needs; null means none.
   std::function<std::size_t(const Args&)> workspace_bytes;
   //! Bytes at the start of the workspace that must be zero before the first launch on it and that
@@ -75,7 +78,7 @@ struct Stage {
   //! poisoning the workspace (Session::poison_for), never between timed runs. A launch stopped
   //! midway may leave them in any state; the next poison_for (or the caller's own cudaMemset after
   //! the same poison) sets them again. Their first 4 bytes hold a count (a ticket counter, the
-  //! count half of a run word) that every complete launch leaves at 0: Session::check_output fails a
+  //! counts of a run word) that every complete launch leaves at 0: Session::check_output fails a
   //! run after which it is not, since that run began from a workspace nobody prepared. A launch
   //! that draws a ticket past its grid writes nothing (no access out of bounds).
   std::size_t workspace_zeroed_bytes = 0;

@@ -86,9 +86,6 @@
 
 namespace ch08 {
 
-//! The tile index a producer hands over when the counter has passed the last tile: stop.
-inline constexpr unsigned kNoTile = 0xFFFFFFFFu;
-
 //! The ring's bookkeeping, in static shared memory: per stage its five mbarriers, the tile index,
 //! the tile's exclusive prefix and aggregate, and the consumer warps' totals.
 template <class T, int Stages, int ConsumerWarps>

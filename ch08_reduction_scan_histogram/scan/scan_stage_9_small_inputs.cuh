@@ -85,7 +85,7 @@ inline constexpr std::size_t kStage9ZeroedBytes = sizeof(unsigned long long);
 //! @param[in] capacity tiles whose status the workspace holds (>= gridDim.x); the same in every
 //!            launch on one workspace
 //! @param[in] inclusive inclusive or exclusive prefixes
-//! Launch: exactly ceil(n / (Block * Vectors * 16 / sizeof(T))) blocks, at most 2^31 - 1; two
+//! Launch: exactly ceil(n / (Block * Vectors * 16 / sizeof(T))) blocks, at most kMaxRunTiles (2^24 - 1); two
 //! launches on one workspace must not run at once (stream order). Barriers: 1 per block with one
 //! block, 3 with more.
 template <class T, int Block, int Vectors, bool Aligned>
@@ -96,10 +96,10 @@ __global__ void __launch_bounds__(Block)
   __shared__ T warp_sums[Block / 32];
   const bool one_tile = gridDim.x == 1;  // the same in every thread: the branches below are uniform
   const RunTicket ticket = one_tile ? RunTicket{0, 0} : take_run_ticket(run_word);
-  // A tile past the grid: the run word did not start this launch at a count of 0 (a workspace that
-  // was not zeroed before the first launch, or one another stage left). The block touches nothing
-  // (no tile of `in`, `out` or the status lies there), and the count it leaves behind fails the
-  // harness's check (Session::check_output). Uniform in the block: the ticket is in shared memory.
+  // No tile, or one past the grid: the run word is not one a complete launch leaves (a workspace
+  // that was not zeroed before the first launch, or one another stage left). The block touches
+  // nothing (no tile of `in`, `out` or the status lies there), and the count it leaves behind fails
+  // the harness's check (Session::check_output). Uniform in the block: the ticket is in shared memory.
   if (ticket.tile >= gridDim.x) return;
   const EpochTileStatus<T> status{status_words, ticket.epoch};
   const std::size_t tile_base = static_cast<std::size_t>(ticket.tile) * kTile;
@@ -176,6 +176,7 @@ inline harness::Stage<harness::Scan> scan_stage_9_stage() {
   s.grid_for = [](const harness::ScanArgs& a) {
     return static_cast<std::size_t>(grid_for_tiles(a.n, scan_stage_9_tile(a)));
   };
+  s.max_grid = kMaxRunTiles;
   s.workspace_bytes = scan_stage_9_workspace;
   s.workspace_zeroed_bytes = kStage9ZeroedBytes;
   s.depth = [](const harness::ScanArgs& a) {

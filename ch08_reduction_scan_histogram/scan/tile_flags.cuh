@@ -6,6 +6,8 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <cstddef>
+
 namespace ch08 {
 
 //! Status of a tile in the look-back.
@@ -34,9 +36,9 @@ enum TileFlag : unsigned {
 // harness fills the whole workspace with 0xFF first); from then on only stage 9's launches write
 // them, every one with the same workspace size.
 
-//! Largest epoch of a run: epochs go 1, 2, ..., kEpochMax, 1, ..., 30 bits, never 0 (a cleared
-//! word) and never 2^30 - 1 (an all-ones word).
-inline constexpr unsigned kEpochMax = (1u << 30) - 2;
+//! Largest epoch of a run: epochs go 1, 2, ..., kEpochMax, 1, ... (16 bits, what the run word
+//! holds), never 0 (a cleared word) and never 2^30 - 1 (the epoch field of an all-ones tag).
+inline constexpr unsigned kEpochMax = (1u << 16) - 1;
 
 //! The tag of a status word written in the run of `epoch` with `flag`: the epoch in the high 30
 //! bits, the flag in the low 2.
@@ -53,6 +55,25 @@ __host__ __device__ constexpr unsigned flag_in_epoch(unsigned tag, unsigned epoc
 //! after kEpochMax it is 1.
 __host__ __device__ constexpr unsigned next_epoch(unsigned epoch) {
   return epoch == 0 || epoch >= kEpochMax ? 1u : epoch + 1;
+}
+
+// Stage 9's run word, 64 bits: the last run's epoch in the high 16 (0 before the first run), then
+// two counts of the tiles taken in this run, 24 bits each, that every block raises together (one
+// atomic add of kTicketStep). A complete launch leaves both at 0, so they agree whenever the word is
+// one a launch left (or zeroed); a word that holds anything else (a counter another stage left,
+// random bytes) has two counts that differ, but for a one in 2^24 chance, and every block of the
+// launch sees that they differ and takes no tile. Without the second count a word left by another
+// stage (say a tile counter of 1 below a grid of 2 or more) would hand out tiles 1 and up and no
+// tile 0: the block of tile 1 would wait for tile 0 for ever.
+inline constexpr unsigned long long kRunCountMask = (1ull << 24) - 1;   //!< one count: 24 bits
+inline constexpr unsigned long long kTicketStep = 1ull | 1ull << 24;    //!< one tile taken: both counts + 1
+inline constexpr unsigned kRunEpochShift = 48;                          //!< the epoch: bits 48 to 63
+//! Most tiles (blocks) of one stage-9 launch: what a 24-bit count holds.
+inline constexpr std::size_t kMaxRunTiles = kRunCountMask;
+
+//! The run word a complete run of `epoch` leaves: that epoch, both counts 0.
+__host__ __device__ constexpr unsigned long long run_word_after(unsigned epoch) {
+  return static_cast<unsigned long long>(epoch) << kRunEpochShift;
 }
 
 }  // namespace ch08

@@ -196,25 +196,38 @@ struct EpochTileStatus {
 
 //! What a block learns from the run word: its tile and the run's epoch.
 struct RunTicket {
-  unsigned tile;   //!< this block's tile: the count of tiles taken before it in this run
+  unsigned tile;   //!< this block's tile: the count of tiles taken before it in this run (kNoTile: none)
   unsigned epoch;  //!< this run's epoch, the same in every block of the run
 };
 
-//! Takes the block's tile and the run's epoch from the run word, one 64-bit word: the last run's
-//! epoch in the high 32 bits (0 before the first run), the tiles taken in this run in the low 32.
-//! Thread 0 adds 1 (one atomic: every block of the run reads the same epoch with its tile); the
-//! block that takes the last tile (gridDim.x - 1: every other block has taken its tile) stores this
-//! run's epoch with a count of 0, the word the next launch starts from. One barrier hands the ticket
-//! to every thread. Every thread must call it, once per kernel.
+//! No tile: past every grid (stage 8's producer when the counter has passed the last tile; stage 9's
+//! block whose run word was not one a complete launch leaves).
+inline constexpr unsigned kNoTile = 0xFFFFFFFFu;
+
+//! Takes the block's tile and the run's epoch from the run word (layout above). Thread 0 adds
+//! kTicketStep (one atomic: every block of the run reads the same epoch with its tile); when the
+//! two counts it read differ, the word was not left by a launch and the block gets kNoTile. The
+//! block that takes the last tile (gridDim.x - 1: every other block has taken its tile) takes
+//! gridDim.x back off both counts and moves the epoch to this run's, in one more atomic add: the
+//! word the next launch starts from. One barrier hands the ticket to every thread. Every thread
+//! must call it, once per kernel; gridDim.x <= kMaxRunTiles.
 //! @param[in,out] run_word zero before the first launch on a workspace; left ready for the next
-//! @return in every thread: the block's tile and the run's epoch
+//! @return in every thread: the block's tile (kNoTile: none) and the run's epoch
 __device__ __forceinline__ RunTicket take_run_ticket(unsigned long long* run_word) {
   __shared__ RunTicket ticket;
   if (threadIdx.x == 0) {
     cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(*run_word);
-    const unsigned long long before = word.fetch_add(1ull, cuda::memory_order_relaxed);
-    const RunTicket t{static_cast<unsigned>(before), next_epoch(static_cast<unsigned>(before >> 32))};
-    if (t.tile == gridDim.x - 1) word.store(static_cast<unsigned long long>(t.epoch) << 32, cuda::memory_order_relaxed);
+    const unsigned long long before = word.fetch_add(kTicketStep, cuda::memory_order_relaxed);
+    const unsigned count = static_cast<unsigned>(before & kRunCountMask);
+    const unsigned check = static_cast<unsigned>((before >> 24) & kRunCountMask);
+    const unsigned last_epoch = static_cast<unsigned>(before >> kRunEpochShift);
+    RunTicket t{count == check ? count : kNoTile, next_epoch(last_epoch)};
+    if (t.tile == gridDim.x - 1) {
+      // Both counts back by the grid (they hold gridDim.x or more now: no borrow), the epoch from
+      // last_epoch to this run's (the top field: its carry leaves the word).
+      const unsigned long long epoch_step = static_cast<unsigned long long>(t.epoch - last_epoch) << kRunEpochShift;
+      word.fetch_add(epoch_step - gridDim.x * kTicketStep, cuda::memory_order_relaxed);
+    }
     ticket = t;
   }
   __syncthreads();

@@ -79,7 +79,7 @@ TEST_CASE("scan_stage_9: one launch for small inputs", "[gpu][ch08][scan][scan_s
 
 namespace {
 
-// Stage 9's run word: the last run's epoch (high 32 bits) and the tiles taken (low 32 bits).
+// Stage 9's run word: the last run's epoch (high 16 bits) and two counts of the tiles taken (tile_status.cuh).
 std::uint64_t run_word(const ScanArgs& a) {
   std::uint64_t w = 0;
   CUDA_CHECK(cudaMemcpy(&w, a.workspace, sizeof w, cudaMemcpyDeviceToHost));
@@ -95,29 +95,40 @@ void poison_output(Session<Scan>& s, const ScanArgs& a) {
 
 }  // namespace
 
-TEST_CASE("scan_stage_9 on a workspace of random bytes: nothing out of bounds, and no result taken from it",
+TEST_CASE("scan_stage_9 on a workspace it did not leave: nothing out of bounds, no hang, no result taken from it",
           "[gpu][ch08][scan][scan_stage_9][workspace]") {
-  // A run word nobody zeroed hands out tiles past the grid: every block then writes nothing, the
-  // count it leaves is not 0, and check_output fails the run, saying why. At n = 513 ints and block
-  // 32 (many small tiles) and at 2^20 + 3 floats. Run under compute-sanitizer (memcheck) on the GPU
-  // machine: no access out of bounds.
+  // A run word no launch left has two counts that differ (tile_status.cuh): every block then takes
+  // no tile and writes nothing, the counts it leaves are not 0, and check_output fails the run,
+  // saying why. Two such words: random bytes, and a tile counter of 1 that another stage left (a
+  // count below the grid, with the rest zero: a single count would hand out tiles 1 and up, and the
+  // block of tile 1 would wait for tile 0 for ever). At n = 513 ints and block 32 (many small
+  // tiles) and at 2^20 + 3 floats. Run under compute-sanitizer (memcheck) on the GPU machine: no
+  // access out of bounds.
   const Stage<Scan> st = ch08::scan_stage_named("scan_stage_9");
   for (const auto& [type, n, block] : {std::tuple{DType::i32, std::size_t{513}, 32},
                                        std::tuple{DType::f32, (std::size_t{1} << 20) + 3, 512}}) {
-    Session<Scan>& s = testing_support::cached_session<Scan>(type, {}, n, "exact", testing_support::run_seed());
-    const ScanArgs a = s.args_for(st, block, 0);
-    REQUIRE(grid_of(st, a) > 1);
-    std::vector<std::uint64_t> junk(a.workspace_size / sizeof(std::uint64_t));
-    std::uint64_t x = testing_support::run_seed();
-    for (std::uint64_t& w : junk) w = x = harness::splitmix64(x);
-    junk[0] |= 0x80000000ull;  // the count half past any grid (a random word is, but for a 2^-20 chance)
-    s.poison();
-    CUDA_CHECK(cudaMemcpy(a.workspace, junk.data(), junk.size() * sizeof junk[0], cudaMemcpyHostToDevice));
-    run_stage(st, a);
-    const Verification v = s.check_output(st, a);
-    INFO(dtype_name(type) << " n " << n << " block " << block << ": " << v.message);
-    CHECK_FALSE(v.ok);
-    CHECK(v.message.find("workspace state") != std::string::npos);
+    for (const bool random_bytes : {true, false}) {
+      Session<Scan>& s = testing_support::cached_session<Scan>(type, {}, n, "exact", testing_support::run_seed());
+      const ScanArgs a = s.args_for(st, block, 0);
+      REQUIRE(grid_of(st, a) > 1);
+      std::vector<std::uint64_t> junk(a.workspace_size / sizeof(std::uint64_t), 0);
+      std::uint64_t x = testing_support::run_seed();
+      if (random_bytes) {
+        for (std::uint64_t& w : junk) w = x = harness::splitmix64(x);
+        // The two counts differ (random bytes agree with a chance of one in 2^24).
+        if (((junk[0] >> 24) & ch08::kRunCountMask) == (junk[0] & ch08::kRunCountMask)) junk[0] ^= 1ull << 24;
+      } else {
+        junk[0] = 1;
+      }
+      s.poison();
+      CUDA_CHECK(cudaMemcpy(a.workspace, junk.data(), junk.size() * sizeof junk[0], cudaMemcpyHostToDevice));
+      run_stage(st, a);
+      const Verification v = s.check_output(st, a);
+      INFO(dtype_name(type) << " n " << n << " block " << block << (random_bytes ? " random bytes" : " a count of 1")
+                            << ": " << v.message);
+      CHECK_FALSE(v.ok);
+      CHECK(v.message.find("workspace state") != std::string::npos);
+    }
   }
 }
 
@@ -151,7 +162,7 @@ TEST_CASE("scan_stage_9: 10 runs back to back on one workspace, nothing zeroed b
           INFO(dtype_name(type) << (inclusive ? " inclusive" : " exclusive") << " n " << n << " block " << a.block
                                 << " (" << tiles << " tiles) run " << run << ": " << v.message);
           CHECK(v.ok);
-          CHECK(run_word(a) == epoch << 32);
+          CHECK(run_word(a) == ch08::run_word_after(static_cast<unsigned>(epoch)));
         }
       }
     }
@@ -174,7 +185,7 @@ TEST_CASE("scan_stage_9: a CUDA graph of 10 runs, replayed twice, advances its o
       const Verification v = s.check_output(st, a);
       INFO(dtype_name(type) << " replay " << replay << ": " << v.message);
       CHECK(v.ok);
-      CHECK(run_word(a) == (10 * replay) << 32);
+      CHECK(run_word(a) == ch08::run_word_after(static_cast<unsigned>(10 * replay)));
     }
   }
 }
@@ -192,7 +203,7 @@ TEST_CASE("scan_stage_9: across the epoch's wrap-around, the run of epoch 1 clea
   const std::size_t small_tiles = grid_of(st, small);
   REQUIRE(small_tiles == 513);
   s.poison_for(st);
-  const std::uint64_t start = static_cast<std::uint64_t>(ch08::kEpochMax - 2) << 32;
+  const std::uint64_t start = ch08::run_word_after(ch08::kEpochMax - 2);
   CUDA_CHECK(cudaMemcpy(big.workspace, &start, sizeof start, cudaMemcpyHostToDevice));
   const std::vector<unsigned> epochs{ch08::kEpochMax - 1, ch08::kEpochMax, 1, 2, 3};
   for (std::size_t run = 0; run < epochs.size(); ++run) {
@@ -202,7 +213,7 @@ TEST_CASE("scan_stage_9: across the epoch's wrap-around, the run of epoch 1 clea
     const Verification v = s.check_output(st, a);
     INFO("run " << run << " (epoch " << epochs[run] << "): " << v.message);
     CHECK(v.ok);
-    CHECK(run_word(a) == static_cast<std::uint64_t>(epochs[run]) << 32);
+    CHECK(run_word(a) == ch08::run_word_after(epochs[run]));
     if (run != 2) continue;
     const std::size_t words = (a.workspace_size - ch08::kWorkspaceAlign) / sizeof(std::uint64_t);
     std::vector<std::uint64_t> status(words);
