@@ -5,15 +5,16 @@
 //! thread with kUnroll accumulators, and read the elements before the first 16-byte boundary (the
 //! head) and after the last whole vector (the tail) as scalars, so that every element is read once
 //! for any n and any input address aligned to sizeof(T).
-//! Builds on: stage 9 (ch07_reduction_opt/reduce_kernel_9_vectorized.cuh); its Vec16, kUnroll,
-//! block_sum_one_barrier and stage 8's coarsened_grid are included, not part of the exercise. The
+//! Builds on: stage 9b (ch07_reduction_opt/reduce_kernel_9b_loads_in_flight.cuh); its Vec16,
+//! kUnroll, stage 7's block_sum_shuffle and stage 8's coarsened_grid are included, not part of the
+//! exercise (the one-barrier block sum of stage 9 is exercise ch07/05). The
 //! misalignment arithmetic is given, so that a wrong answer is never a misaligned-address crash.
 //! Build and check: scripts/exercise.sh ch07/04
 //!   (or: cmake --build build --target exercise_ch07_04 && ctest --test-dir build -L exercise -R ch07_04)
 //! A right answer: the check passes for every size, block size and type, for the grids 1, 3 and
 //! 1000, and for inputs starting 0 to 3 floats past a 16-byte boundary. Speed is the point too: the
-//! test prints the exercise's GB/s next to stage 9's on 2^26 floats (a report, not pass/fail); with
-//! the kUnroll loads in flight it matches stage 9, with one load per trip it is clearly slower.
+//! test prints the exercise's GB/s next to stage 9b's on 2^26 floats (a report, not pass/fail); with
+//! the kUnroll loads in flight it matches stage 9b, with one load per trip it is clearly slower.
 //!
 //! Stuck? The solved file, with why it works: solutions/ch07/04_vector_loads.cuh.
 #pragma once
@@ -25,9 +26,9 @@
 #include "cuda_check.hpp"
 #include "kernel_support.cuh"
 #include "reduce_problem.hpp"
-#include "block_sum_one_barrier.cuh"
 #include "reduce_grids.cuh"
 #include "vector_loads.cuh"
+#include "warp_sum.cuh"
 
 namespace ex07 {
 
@@ -59,7 +60,7 @@ __device__ __forceinline__ T thread_sum_vector_loads(const T* __restrict__ data,
 
   // TODO(student): the speed part: kUnroll independent vector loads in flight per loop trip. Hints:
   // exercises/README.md, exercise ch07/04. As written there is one load per trip: right, but slower
-  // than stage 9.
+  // than stage 9b.
   std::size_t i = tid;
   for (; i < nvec; i += stride) acc[0] += Vec16<T>::sum(vdata[i]);
 
@@ -74,10 +75,14 @@ __device__ __forceinline__ T thread_sum_vector_loads(const T* __restrict__ data,
   return sum;
 }
 
-//! Stage 9's kernel: the vectorised sum, the one-barrier block sum, one atomicAdd per block.
+//! Stage 9b's kernel: the vectorised sum, stage 7's shuffle block sum, one atomicAdd per block.
 template <class T, int Block>
 __global__ void __launch_bounds__(Block) ex04_kernel(const T* __restrict__ data, std::size_t n, T* result) {
-  const T sum = ch07::block_sum_one_barrier<T, Block>(thread_sum_vector_loads(data, n));
+  __shared__ T sdata[Block];
+  T sum = thread_sum_vector_loads(data, n);
+  sdata[threadIdx.x] = sum;
+  __syncthreads();
+  sum = ch07::block_sum_shuffle<T, Block>(sdata, threadIdx.x, sum);
   if (threadIdx.x == 0) atomicAdd(result, sum);
 }
 
