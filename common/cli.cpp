@@ -118,7 +118,10 @@ std::size_t parse_size(const std::string& text) {
   return static_cast<std::size_t>(v);
 }
 
-void add_run_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
+namespace {
+
+// --n (a size in the 2^k+-m form), --block (the powers of two `which` allows) and --grid.
+void add_shape_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
   auto size_check = CLI::Validator(
       [](std::string& s) -> std::string {
         try {
@@ -142,6 +145,11 @@ void add_run_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
     app.add_option("--grid", o.grid, "Blocks in the grid (0: the stage chooses)")
         ->check(CLI::Range(std::size_t{0}, std::size_t{2147483647}))
         ->capture_default_str();
+}
+
+// --type (the types `which` allows, long and short spellings; a refusal names what to run instead)
+// and --dist.
+void add_data_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
   std::vector<std::string> types = which.types;
   for (const std::string& t : which.types) {  // the short spellings parse_dtype also accepts
     if (t == "float") types.push_back("f32");
@@ -168,6 +176,10 @@ void add_run_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
   app.add_option("--dist", o.dist, which.dist_help)
       ->check(CLI::IsMember(which.dists))
       ->capture_default_str();
+}
+
+// --iters, --warmup, --seed, --max-seconds, --no-flush, the output files and --profile.
+void add_timing_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
   app.add_option("--iters", o.iters, "Timed repetitions (median reported)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
@@ -187,6 +199,14 @@ void add_run_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
     app.add_flag("--profile", o.profile,
                  "One warm-up, then exactly one launch inside a profiler range (for ncu "
                  "--profile-from-start off)");
+}
+
+}  // namespace
+
+void add_run_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
+  add_shape_options(app, o, which);
+  add_data_options(app, o, which);
+  add_timing_options(app, o, which);
 }
 
 std::vector<std::size_t> parse_size_list(const std::string& text) {
