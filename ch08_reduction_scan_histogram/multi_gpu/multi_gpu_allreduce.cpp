@@ -85,37 +85,62 @@ const char* kPeer = "A: peer copies via GPU 0";
 const char* kNcclOut = "B: ncclAllReduce out of place";
 const char* kNcclIn = "B: ncclAllReduce in place";
 
+// The expected result, on the CPU: the sum over all G GPUs' arrays (small integers: exact).
 template <class T>
-std::vector<Row> run_one(const multi_gpu::Team& team, std::size_t m, const Options& o, bool print) {
-  const harness::DType type = harness::dtype_of<T>();
-  const ncclDataType_t nccl_t = multi_gpu::nccl_type(type);
-  const int local = team.local_count();
-  const std::size_t bytes = m * sizeof(T);
-
-  // The expected result, on the CPU: the sum over all G GPUs' arrays (small integers: exact).
+std::vector<T> expected_sums(int gpus, std::size_t m, std::uint64_t seed) {
   std::vector<T> expected(m);
   harness::parallel_chunks(m, std::size_t{1} << 20, [&](std::size_t b, std::size_t e, std::size_t) {
     for (std::size_t i = b; i < e; ++i) {
       T s = 0;
-      for (int g = 0; g < team.size; ++g) s += input_value<T>(g, i, o.seed);
+      for (int g = 0; g < gpus; ++g) s += input_value<T>(g, i, seed);
       expected[i] = s;
     }
   });
+  return expected;
+}
 
-  // Each local GPU's input and output; GPU 0 also lands the other GPUs' arrays for way A.
-  for (int i = 0; i < local; ++i) {
-    team.use(i);
-    harness::ensure_device_memory(bytes * (2 + (i == 0 && team.one_process ? local - 1 : 0)),
-                                  "GPU " + std::to_string(team.devices[static_cast<std::size_t>(i)]) + "'s arrays,");
+// One team's arrays for one m, and the steps that use them: the expected sums, every local GPU's
+// input and output, and (one process only) way A's landing space on GPU 0. Made by the constructor
+// (the expected sums, then the upload); ways A and B, the poisoning, the comparison and the
+// in-place run's fresh input are its member functions.
+template <class T>
+struct AllReduceRun {
+  const multi_gpu::Team& team;
+  const std::size_t m;
+  const std::uint64_t seed;
+  const harness::DType type = harness::dtype_of<T>();
+  const ncclDataType_t nccl_t = multi_gpu::nccl_type(type);
+  const int local = team.local_count();
+  const std::size_t bytes = m * sizeof(T);
+  const bool peer = team.one_process;  // way A runs (one process drives every GPU)
+  const std::vector<T> expected;
+  std::vector<GpuArrays> gpu;
+  std::vector<harness::DeviceBuffer> landed;  // way A's landing space on GPU 0: one array for each other GPU
+  std::vector<std::string> lines;             // what each comparison found, one line each
+
+  AllReduceRun(const multi_gpu::Team& t, std::size_t elements, std::uint64_t input_seed)
+      : team(t), m(elements), seed(input_seed), expected(expected_sums<T>(t.size, elements, input_seed)) {
+    // Each local GPU's input and output; GPU 0 also lands the other GPUs' arrays for way A.
+    for (int i = 0; i < local; ++i) {
+      team.use(i);
+      harness::ensure_device_memory(bytes * (2 + (i == 0 && team.one_process ? local - 1 : 0)),
+                                    "GPU " + std::to_string(team.devices[static_cast<std::size_t>(i)]) + "'s arrays,");
+    }
+    upload_inputs();
+    if (peer) {
+      team.use(0);
+      for (int i = 1; i < local; ++i) landed.emplace_back(bytes);
+    }
   }
+
   // Each local GPU's input, made on the host and uploaded once.
-  std::vector<GpuArrays> gpu(static_cast<std::size_t>(local));
-  {
+  void upload_inputs() {
+    gpu.resize(static_cast<std::size_t>(local));
     std::vector<T> host(m);
     for (int i = 0; i < local; ++i) {
       const int g = team.first_rank + i;
       harness::parallel_chunks(m, std::size_t{1} << 20, [&](std::size_t b, std::size_t e, std::size_t) {
-        for (std::size_t k = b; k < e; ++k) host[k] = input_value<T>(g, k, o.seed);
+        for (std::size_t k = b; k < e; ++k) host[k] = input_value<T>(g, k, seed);
       });
       team.use(i);
       GpuArrays& a = gpu[static_cast<std::size_t>(i)];
@@ -124,46 +149,42 @@ std::vector<Row> run_one(const multi_gpu::Team& team, std::size_t m, const Optio
       if (m > 0) harness::copy_to_device(a.send.data(), host.data(), bytes);
     }
   }
-  // Way A's landing space on GPU 0: one array for each other GPU.
-  const bool peer = team.one_process;
-  std::vector<harness::DeviceBuffer> landed;
-  if (peer) {
-    team.use(0);
-    for (int i = 1; i < local; ++i) landed.emplace_back(bytes);
-  }
 
   // A. Peer copies, all on GPU 0's stream: gather, add, copy the sum back to every GPU.
-  auto allreduce_peer = [&] {
+  void allreduce_peer() {
     team.use(0);
     cudaStream_t s0 = team.streams[0].get();
     std::vector<const void*> arrays{gpu[0].send.data()};
     for (int i = 1; i < local; ++i) {
       CUDA_CHECK(cudaMemcpyPeerAsync(landed[static_cast<std::size_t>(i - 1)].data(), team.devices[0],
-                                     gpu[static_cast<std::size_t>(i)].send.data(), team.devices[static_cast<std::size_t>(i)],
-                                     bytes, s0));
+                                     gpu[static_cast<std::size_t>(i)].send.data(),
+                                     team.devices[static_cast<std::size_t>(i)], bytes, s0));
       arrays.push_back(landed[static_cast<std::size_t>(i - 1)].data());
     }
     multi_gpu::sum_arrays(type, arrays.data(), local, m, gpu[0].recv.data(), s0);
     for (int i = 1; i < local; ++i)
-      CUDA_CHECK(cudaMemcpyPeerAsync(gpu[static_cast<std::size_t>(i)].recv.data(), team.devices[static_cast<std::size_t>(i)],
-                                     gpu[0].recv.data(), team.devices[0], bytes, s0));
-  };
+      CUDA_CHECK(cudaMemcpyPeerAsync(gpu[static_cast<std::size_t>(i)].recv.data(),
+                                     team.devices[static_cast<std::size_t>(i)], gpu[0].recv.data(), team.devices[0],
+                                     bytes, s0));
+  }
+
   // B. One ncclAllReduce per GPU, grouped (one process calling for several GPUs must group them).
   //    in_place: each GPU's recv is both input and output.
-  auto allreduce_nccl = [&](bool in_place) {
+  void allreduce_nccl(bool in_place) {
     if (m == 0) return;  // nothing to reduce
     NCCL_CHECK(ncclGroupStart());
     for (int i = 0; i < local; ++i) {
       GpuArrays& a = gpu[static_cast<std::size_t>(i)];
       NCCL_CHECK(ncclAllReduce(in_place ? a.recv.data() : a.send.data(), a.recv.data(), m, nccl_t, ncclSum,
-                               team.comms[static_cast<std::size_t>(i)], team.streams[static_cast<std::size_t>(i)].get()));
+                               team.comms[static_cast<std::size_t>(i)],
+                               team.streams[static_cast<std::size_t>(i)].get()));
     }
     NCCL_CHECK(ncclGroupEnd());
-  };
+  }
 
-  // Compares every local GPU's recv with the expected array; one line saying what was found.
-  std::vector<std::string> lines;
-  auto compare = [&](const char* what) {
+  // Compares every local GPU's recv with the expected array; adds one line saying what was found.
+  // True when every process passed.
+  bool compare(const char* what) {
     team.synchronize();
     bool ok = true;
     std::ostringstream s;
@@ -171,7 +192,8 @@ std::vector<Row> run_one(const multi_gpu::Team& team, std::size_t m, const Optio
     std::vector<T> got(m);
     for (int i = 0; i < local; ++i) {
       team.use(i);
-      if (m > 0) CUDA_CHECK(cudaMemcpy(got.data(), gpu[static_cast<std::size_t>(i)].recv.data(), bytes, cudaMemcpyDeviceToHost));
+      if (m > 0)
+        CUDA_CHECK(cudaMemcpy(got.data(), gpu[static_cast<std::size_t>(i)].recv.data(), bytes, cudaMemcpyDeviceToHost));
       std::size_t bad = m;
       for (std::size_t k = 0; k < m; ++k)
         if (!(got[k] == expected[k])) {
@@ -188,18 +210,20 @@ std::vector<Row> run_one(const multi_gpu::Team& team, std::size_t m, const Optio
     }
     lines.push_back(s.str());
     return multi_gpu::all_processes_agree(ok);
-  };
+  }
+
   // Poisons every recv (0xA5 bytes: no small integer in float or int) and waits, so that no run
   // can pass by finding an old result.
-  auto poison = [&] {
+  void poison() {
     for (int i = 0; i < local; ++i) {
       team.use(i);
       gpu[static_cast<std::size_t>(i)].recv.fill_bytes(0xA5, team.streams[static_cast<std::size_t>(i)].get());
     }
     team.synchronize();
-  };
+  }
+
   // The in-place run starts from a fresh copy of the input in recv.
-  auto restore_input = [&] {
+  void restore_input() {
     for (int i = 0; i < local; ++i) {
       team.use(i);
       GpuArrays& a = gpu[static_cast<std::size_t>(i)];
@@ -208,8 +232,31 @@ std::vector<Row> run_one(const multi_gpu::Team& team, std::size_t m, const Optio
                                    team.streams[static_cast<std::size_t>(i)].get()));
     }
     team.synchronize();
-  };
+  }
+};
 
+// Prints one team's block for one m: every comparison's line, each way's time and bandwidths, the verdict.
+template <class T>
+void print_run(const multi_gpu::Team& team, std::size_t m, const std::vector<std::string>& lines,
+               const std::vector<Row>& rows, bool peer, bool ok) {
+  const std::size_t bytes = m * sizeof(T);
+  std::printf("\nG = %d, m = %zu %s per GPU (%zu bytes)\n", team.size, m, harness::dtype_name(harness::dtype_of<T>()),
+              bytes);
+  for (const std::string& l : lines) std::printf("  check %s\n", l.c_str());
+  if (!peer) std::printf("  (way A needs one process driving every GPU: not run)\n");
+  for (const Row& r : rows) {
+    const double alg = multi_gpu::algbw_gbps(static_cast<double>(bytes), r.t.median_ms);
+    std::printf("  %-32s median %9.4f ms  min %9.4f ms  algbw %8.2f GB/s  busbw %8.2f GB/s\n", r.method.c_str(),
+                r.t.median_ms, r.t.min_ms, alg, multi_gpu::allreduce_busbw_gbps(alg, team.size));
+  }
+  std::printf("  verify:     %s\n", ok ? "PASS" : "FAIL");
+}
+
+// Runs, checks and times way A (one process only) and way B, out of place and in place, for one
+// team and one m. Returns the rows (rank 0 prints).
+template <class T>
+std::vector<Row> run_one(const multi_gpu::Team& team, std::size_t m, const Options& o, bool print) {
+  AllReduceRun<T> job(team, m, o.seed);
   bool ok = true;
   std::vector<Row> rows;
   auto timed = [&](const char* method, const std::function<void()>& op) {
@@ -220,76 +267,111 @@ std::vector<Row> run_one(const multi_gpu::Team& team, std::size_t m, const Optio
     r.t = multi_gpu::time_team(team, op, o.warmup, o.iters);
     rows.push_back(r);
   };
-  if (peer) {
-    poison();
-    allreduce_peer();
-    ok = compare(kPeer) && ok;
-    timed(kPeer, allreduce_peer);
+  if (job.peer) {
+    job.poison();
+    job.allreduce_peer();
+    ok = job.compare(kPeer) && ok;
+    timed(kPeer, [&] { job.allreduce_peer(); });
   }
-  poison();
-  allreduce_nccl(false);
-  ok = compare(kNcclOut) && ok;
-  timed(kNcclOut, [&] { allreduce_nccl(false); });
-  ok = compare("B: out of place, after the timed runs") && ok;
-  restore_input();
-  allreduce_nccl(true);
-  ok = compare(kNcclIn) && ok;
+  job.poison();
+  job.allreduce_nccl(false);
+  ok = job.compare(kNcclOut) && ok;
+  timed(kNcclOut, [&] { job.allreduce_nccl(false); });
+  ok = job.compare("B: out of place, after the timed runs") && ok;
+  job.restore_input();
+  job.allreduce_nccl(true);
+  ok = job.compare(kNcclIn) && ok;
   // Timed in place, run after run on its own output, as nccl-tests does (the values grow; the
   // time does not depend on them).
-  timed(kNcclIn, [&] { allreduce_nccl(true); });
+  timed(kNcclIn, [&] { job.allreduce_nccl(true); });
   for (Row& r : rows) r.ok = ok;
 
-  if (print) {
-    std::printf("\nG = %d, m = %zu %s per GPU (%zu bytes)\n", team.size, m, harness::dtype_name(type), bytes);
-    for (const std::string& l : lines) std::printf("  check %s\n", l.c_str());
-    if (!peer) std::printf("  (way A needs one process driving every GPU: not run)\n");
-    for (const Row& r : rows) {
-      const double alg = multi_gpu::algbw_gbps(static_cast<double>(bytes), r.t.median_ms);
-      std::printf("  %-32s median %9.4f ms  min %9.4f ms  algbw %8.2f GB/s  busbw %8.2f GB/s\n", r.method.c_str(),
-                  r.t.median_ms, r.t.min_ms, alg, multi_gpu::allreduce_busbw_gbps(alg, team.size));
-    }
-    std::printf("  verify:     %s\n", ok ? "PASS" : "FAIL");
-  }
+  if (print) print_run<T>(team, m, job.lines, rows, job.peer, ok);
   return rows;
 }
 
+// The GPUs of the one team: with MPI the number of processes; otherwise --gpus (0: all visible),
+// at most kMaxArrays; 0 when --skip-missing-gpus and fewer GPUs are visible than asked.
+int team_size_of(const Options& o, int visible) {
+  if (multi_gpu::built_with_mpi()) return multi_gpu::mpi_team_size(o.gpus);
+  const int gpus = multi_gpu::one_process_team_size(o.gpus, visible, o.skip_missing, kProgram);
+  if (gpus > multi_gpu::kMaxArrays)
+    throw harness::UsageError("at most " + std::to_string(multi_gpu::kMaxArrays) + " GPUs in one process");
+  return gpus;
+}
+
+// Prints what runs where: the program, NCCL's version and mode, the GPUs and their links, the units.
+void print_header(const Options& o, const multi_gpu::Team& team, int gpus) {
+  std::printf("%s: element-wise all-reduce of %d arrays, peer copies against ncclAllReduce\n", kProgram, gpus);
+  int nccl_version = 0;
+  NCCL_CHECK(ncclGetVersion(&nccl_version));
+  std::printf("NCCL %d, %s, NCCL_NVLS_ENABLE=0 (NVLink multicast off)\n", nccl_version,
+              team.one_process && !multi_gpu::built_with_mpi() ? "one process drives every GPU"
+                                                               : "one process per GPU (MPI)");
+  for (int i = 0; i < team.local_count(); ++i)
+    std::printf("GPU %d: %s\n", team.devices[static_cast<std::size_t>(i)],
+                harness::query_device(team.devices[static_cast<std::size_t>(i)]).summary().c_str());
+  if (team.one_process)
+    for (const std::string& l : multi_gpu::describe_links(team.devices)) std::printf("%s\n", l.c_str());
+  else
+    std::printf("link peak: not reported (the CUDA runtime gives no link bandwidth, and NVML is not read here)\n");
+  std::printf("values +1 or -1 (seed %llu); median of %d runs after %d warm-ups; "
+              "algbw = bytes per GPU / time, busbw = algbw x 2(G-1)/G (nccl-tests), 1 GB = 1e9 B\n",
+              static_cast<unsigned long long>(o.seed), o.iters, o.warmup);
+}
+
+// Prints the table of every m and way, writes it to --md and --csv, and the verdict.
+template <class T>
+void write_table(const Options& o, const std::vector<Row>& rows, bool ok) {
+  std::vector<harness::Record> recs;
+  std::vector<std::vector<std::string>> body;
+  for (const Row& r : rows) {
+    const double bytes = static_cast<double>(r.m) * sizeof(T);
+    const double alg = multi_gpu::algbw_gbps(bytes, r.t.median_ms);
+    const double bus = multi_gpu::allreduce_busbw_gbps(alg, r.gpus);
+    harness::Record rec;
+    rec.add("gpus", static_cast<long long>(r.gpus))
+        .add("processes", static_cast<long long>(multi_gpu::process_count()))
+        .add("m", static_cast<long long>(r.m))
+        .add("bytes", static_cast<long long>(r.m * sizeof(T)))
+        .add("type", std::string(harness::dtype_name(harness::dtype_of<T>())))
+        .add("method", r.method)
+        .add("median_ms", r.t.median_ms)
+        .add("min_ms", r.t.min_ms)
+        .add("iters", static_cast<long long>(r.t.iters))
+        .add("algbw_gbps", alg)
+        .add("busbw_gbps", bus)
+        .add("check", std::string(r.ok ? "PASS" : "FAIL"));
+    recs.push_back(rec);
+    body.push_back({std::to_string(r.gpus), std::to_string(r.m), std::to_string(r.m * sizeof(T)), r.method,
+                    harness::cell_text(r.t.median_ms, 4), harness::cell_text(alg, 4), harness::cell_text(bus, 4),
+                    r.ok ? "PASS" : "FAIL"});
+  }
+  const std::string table = harness::markdown_table(
+      {"G", "m per GPU", "bytes per GPU", "method", "median ms", "algbw GB/s", "busbw GB/s", "check"}, body);
+  std::printf("\n%s", table.c_str());
+  if (!o.md.empty()) harness::write_text_file(o.md, std::string("# ") + kProgram + "\n\n" + table);
+  if (!o.csv.empty()) {
+    std::ofstream f(o.csv);
+    harness::write_csv(f, recs);
+  }
+  std::printf("\nverify:     %s (every GPU's result equals the exact element-wise sum)\n", ok ? "PASS" : "FAIL");
+}
+
+// The whole run: the team, the header, every m in turn, then the table.
 template <class T>
 int run(const Options& o, const std::vector<std::size_t>& sizes) {
   const int rank = multi_gpu::process_rank();
   const bool print = rank == 0;
   const int visible = multi_gpu::visible_gpus();  // NoGpuError (77) when there is none
-  int gpus = 0;
-  if (multi_gpu::built_with_mpi()) {
-    gpus = multi_gpu::mpi_team_size(o.gpus);
-  } else {
-    gpus = multi_gpu::one_process_team_size(o.gpus, visible, o.skip_missing, kProgram);
-    if (gpus == 0) return harness::kExitNoGpu;
-    if (gpus > multi_gpu::kMaxArrays)
-      throw harness::UsageError("at most " + std::to_string(multi_gpu::kMaxArrays) + " GPUs in one process");
-  }
+  const int gpus = team_size_of(o, visible);
+  if (gpus == 0) return harness::kExitNoGpu;
   if (!o.csv.empty()) harness::check_writable(o.csv);
   if (!o.md.empty()) harness::check_writable(o.md);
 
   multi_gpu::Team team = multi_gpu::built_with_mpi() ? multi_gpu::make_mpi_team() : multi_gpu::make_local_team(gpus);
   if (team.one_process) multi_gpu::enable_peer_access(team.devices);
-  if (print) {
-    std::printf("%s: element-wise all-reduce of %d arrays, peer copies against ncclAllReduce\n", kProgram, gpus);
-    int nccl_version = 0;
-    NCCL_CHECK(ncclGetVersion(&nccl_version));
-    std::printf("NCCL %d, %s, NCCL_NVLS_ENABLE=0 (NVLink multicast off)\n", nccl_version,
-                team.one_process && !multi_gpu::built_with_mpi() ? "one process drives every GPU"
-                                                                 : "one process per GPU (MPI)");
-    for (int i = 0; i < team.local_count(); ++i)
-      std::printf("GPU %d: %s\n", team.devices[static_cast<std::size_t>(i)],
-                  harness::query_device(team.devices[static_cast<std::size_t>(i)]).summary().c_str());
-    if (team.one_process)
-      for (const std::string& l : multi_gpu::describe_links(team.devices)) std::printf("%s\n", l.c_str());
-    else
-      std::printf("link peak: not reported (the CUDA runtime gives no link bandwidth, and NVML is not read here)\n");
-    std::printf("values +1 or -1 (seed %llu); median of %d runs after %d warm-ups; "
-                "algbw = bytes per GPU / time, busbw = algbw x 2(G-1)/G (nccl-tests), 1 GB = 1e9 B\n",
-                static_cast<unsigned long long>(o.seed), o.iters, o.warmup);
-  }
+  if (print) print_header(o, team, gpus);
 
   std::vector<Row> rows;
   bool ok = true;
@@ -299,41 +381,7 @@ int run(const Options& o, const std::vector<std::size_t>& sizes) {
       ok = ok && r.ok;
     }
 
-  if (print) {
-    std::vector<harness::Record> recs;
-    std::vector<std::vector<std::string>> body;
-    for (const Row& r : rows) {
-      const double bytes = static_cast<double>(r.m) * sizeof(T);
-      const double alg = multi_gpu::algbw_gbps(bytes, r.t.median_ms);
-      const double bus = multi_gpu::allreduce_busbw_gbps(alg, r.gpus);
-      harness::Record rec;
-      rec.add("gpus", static_cast<long long>(r.gpus))
-          .add("processes", static_cast<long long>(multi_gpu::process_count()))
-          .add("m", static_cast<long long>(r.m))
-          .add("bytes", static_cast<long long>(r.m * sizeof(T)))
-          .add("type", std::string(harness::dtype_name(harness::dtype_of<T>())))
-          .add("method", r.method)
-          .add("median_ms", r.t.median_ms)
-          .add("min_ms", r.t.min_ms)
-          .add("iters", static_cast<long long>(r.t.iters))
-          .add("algbw_gbps", alg)
-          .add("busbw_gbps", bus)
-          .add("check", std::string(r.ok ? "PASS" : "FAIL"));
-      recs.push_back(rec);
-      body.push_back({std::to_string(r.gpus), std::to_string(r.m), std::to_string(r.m * sizeof(T)), r.method,
-                      harness::cell_text(r.t.median_ms, 4), harness::cell_text(alg, 4), harness::cell_text(bus, 4),
-                      r.ok ? "PASS" : "FAIL"});
-    }
-    const std::string table = harness::markdown_table(
-        {"G", "m per GPU", "bytes per GPU", "method", "median ms", "algbw GB/s", "busbw GB/s", "check"}, body);
-    std::printf("\n%s", table.c_str());
-    if (!o.md.empty()) harness::write_text_file(o.md, std::string("# ") + kProgram + "\n\n" + table);
-    if (!o.csv.empty()) {
-      std::ofstream f(o.csv);
-      harness::write_csv(f, recs);
-    }
-    std::printf("\nverify:     %s (every GPU's result equals the exact element-wise sum)\n", ok ? "PASS" : "FAIL");
-  }
+  if (print) write_table<T>(o, rows, ok);
   return ok ? 0 : harness::kExitFailure;
 }
 

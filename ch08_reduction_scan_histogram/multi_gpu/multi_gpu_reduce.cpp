@@ -129,69 +129,81 @@ const char* kShardsOnly = "shards only (reduce_stage_5 on every GPU)";
 const char* kWithNccl = "shards + ncclAllReduce";
 const char* kWithPeer = "shards + peer copies to GPU 0";
 
-// Runs, checks and times the three ways for one team and one n. Returns the rows (rank 0 prints).
+// One team's buffers for one n, and the steps that use them: every local GPU's shard, stage 5's
+// workspace, its partial and its total, and (one process only) the peer-copy contrast's buffers on
+// GPU 0. Made by step 1 (the constructor); steps 2, 3a and 3b are its member functions.
 template <class T>
-std::vector<Row> run_one(const multi_gpu::Team& team, const HostPart<T>& part, const Options& o, bool print) {
+struct ShardedSum {
   using A = Partial<T>;
+  const multi_gpu::Team& team;
+  const HostPart<T>& part;
+  const int block;  // --block of stage 5
   const harness::DType type = harness::dtype_of<T>();
   const harness::DType acc = multi_gpu::partial_type(type);
   const int local = team.local_count();
-  const std::size_t n = part.n;
-
-  // 1. Shard: each local GPU gets its shard of the array, uploaded from this process's part.
-  std::vector<GpuBuffers> gpu(static_cast<std::size_t>(local));
-  for (int i = 0; i < local; ++i) {
-    GpuBuffers& b = gpu[static_cast<std::size_t>(i)];
-    team.use(i);
-    b.shard = multi_gpu::shard_of(n, team.size, team.first_rank + i);
-    harness::ensure_device_memory(b.shard.size * sizeof(T) + multi_gpu::shard_workspace_bytes(type, b.shard.size, o.block),
-                                  "GPU " + std::to_string(team.devices[static_cast<std::size_t>(i)]) + "'s shard,");
-    b.in = harness::DeviceBuffer(b.shard.size * sizeof(T));
-    b.workspace = harness::DeviceBuffer(multi_gpu::shard_workspace_bytes(type, b.shard.size, o.block));
-    b.partial = harness::DeviceBuffer(sizeof(A));
-    b.total = harness::DeviceBuffer(sizeof(A));
-    if (b.shard.size > 0)
-      harness::copy_to_device(b.in.data(), part.values.data() + (b.shard.offset - part.offset), b.in.bytes());
-  }
+  const bool peer = team.one_process;  // the peer-copy contrast runs (one process drives every GPU)
+  std::vector<GpuBuffers> gpu;
   // The contrast's buffers on GPU 0: the G partials side by side, and GPU 0's total.
-  const bool peer = team.one_process;
   harness::DeviceBuffer gathered, peer_total;
   std::vector<harness::Event> partial_ready;
-  if (peer) {
-    team.use(0);
-    gathered = harness::DeviceBuffer(static_cast<std::size_t>(local) * sizeof(A));
-    peer_total = harness::DeviceBuffer(sizeof(A));
+  std::vector<std::string> lines;  // what each check found, one line per check
+
+  // 1. Shard: each local GPU gets its shard of the array, uploaded from this process's part.
+  ShardedSum(const multi_gpu::Team& t, const HostPart<T>& p, int block_size)
+      : team(t), part(p), block(block_size), gpu(static_cast<std::size_t>(local)) {
     for (int i = 0; i < local; ++i) {
+      GpuBuffers& b = gpu[static_cast<std::size_t>(i)];
       team.use(i);
-      partial_ready.emplace_back();
+      b.shard = multi_gpu::shard_of(part.n, team.size, team.first_rank + i);
+      harness::ensure_device_memory(
+          b.shard.size * sizeof(T) + multi_gpu::shard_workspace_bytes(type, b.shard.size, block),
+          "GPU " + std::to_string(team.devices[static_cast<std::size_t>(i)]) + "'s shard,");
+      b.in = harness::DeviceBuffer(b.shard.size * sizeof(T));
+      b.workspace = harness::DeviceBuffer(multi_gpu::shard_workspace_bytes(type, b.shard.size, block));
+      b.partial = harness::DeviceBuffer(sizeof(A));
+      b.total = harness::DeviceBuffer(sizeof(A));
+      if (b.shard.size > 0)
+        harness::copy_to_device(b.in.data(), part.values.data() + (b.shard.offset - part.offset), b.in.bytes());
+    }
+    if (peer) {
+      team.use(0);
+      gathered = harness::DeviceBuffer(static_cast<std::size_t>(local) * sizeof(A));
+      peer_total = harness::DeviceBuffer(sizeof(A));
+      for (int i = 0; i < local; ++i) {
+        team.use(i);
+        partial_ready.emplace_back();
+      }
     }
   }
 
   // 2. Every GPU reduces its own shard with stage 5; the launches return at once, so the GPUs run
   //    together.
-  auto reduce_shards = [&] {
+  void reduce_shards() {
     for (int i = 0; i < local; ++i) {
       GpuBuffers& b = gpu[static_cast<std::size_t>(i)];
       team.use(i);
-      multi_gpu::reduce_shard(type, b.in.data(), b.shard.size, b.partial.data(), b.workspace.data(), o.block,
+      multi_gpu::reduce_shard(type, b.in.data(), b.shard.size, b.partial.data(), b.workspace.data(), block,
                               team.streams[static_cast<std::size_t>(i)].get());
     }
-  };
+  }
+
   // 3a. ncclAllReduce of the one partial per GPU: afterwards every GPU's `total` holds the sum.
   //     One process calling NCCL for several GPUs must group the calls (else the first call would
   //     wait forever for the others).
-  auto combine_nccl = [&] {
+  void combine_nccl() {
     NCCL_CHECK(ncclGroupStart());
     for (int i = 0; i < local; ++i) {
       GpuBuffers& b = gpu[static_cast<std::size_t>(i)];
       NCCL_CHECK(ncclAllReduce(b.partial.data(), b.total.data(), 1, multi_gpu::nccl_type(acc), ncclSum,
-                               team.comms[static_cast<std::size_t>(i)], team.streams[static_cast<std::size_t>(i)].get()));
+                               team.comms[static_cast<std::size_t>(i)],
+                               team.streams[static_cast<std::size_t>(i)].get()));
     }
     NCCL_CHECK(ncclGroupEnd());
-  };
+  }
+
   // 3b. The contrast: GPU 0's stream waits until each partial is ready, copies it over, then adds
   //     the G partials in GPU order with chapter 8's second pass. Only GPU 0 gets the total.
-  auto combine_peer = [&] {
+  void combine_peer() {
     cudaStream_t s0 = team.streams[0].get();
     for (int i = 0; i < local; ++i) {
       team.use(i);
@@ -200,32 +212,32 @@ std::vector<Row> run_one(const multi_gpu::Team& team, const HostPart<T>& part, c
     team.use(0);
     for (int i = 0; i < local; ++i) {
       CUDA_CHECK(cudaStreamWaitEvent(s0, partial_ready[static_cast<std::size_t>(i)].get(), 0));
-      CUDA_CHECK(cudaMemcpyPeerAsync(gathered.as<A>() + i, team.devices[0], gpu[static_cast<std::size_t>(i)].partial.data(),
+      CUDA_CHECK(cudaMemcpyPeerAsync(gathered.as<A>() + i, team.devices[0],
+                                     gpu[static_cast<std::size_t>(i)].partial.data(),
                                      team.devices[static_cast<std::size_t>(i)], sizeof(A), s0));
     }
     multi_gpu::sum_partials(acc, gathered.data(), local, peer_total.data(), s0);
-  };
+  }
 
-  // The check: poison every partial and total (0xA5 bytes are neither an integer float nor a
-  // plausible int64), run both ways once, then compare every GPU's total with the exact sum.
-  std::vector<std::string> lines;
-  auto check = [&](bool run_first) {
-    if (run_first) {
-      for (int i = 0; i < local; ++i) {
-        team.use(i);
-        cudaStream_t s = team.streams[static_cast<std::size_t>(i)].get();
-        gpu[static_cast<std::size_t>(i)].partial.fill_bytes(0xA5, s);
-        gpu[static_cast<std::size_t>(i)].total.fill_bytes(0xA5, s);
-      }
-      if (peer) {
-        team.use(0);
-        gathered.fill_bytes(0xA5, team.streams[0].get());
-        peer_total.fill_bytes(0xA5, team.streams[0].get());
-      }
-      reduce_shards();
-      combine_nccl();
-      if (peer) combine_peer();
+  // Poisons every partial and total (0xA5 bytes are neither an integer float nor a plausible
+  // int64), so that no check can pass by finding an old result.
+  void poison() {
+    for (int i = 0; i < local; ++i) {
+      team.use(i);
+      cudaStream_t s = team.streams[static_cast<std::size_t>(i)].get();
+      gpu[static_cast<std::size_t>(i)].partial.fill_bytes(0xA5, s);
+      gpu[static_cast<std::size_t>(i)].total.fill_bytes(0xA5, s);
     }
+    if (peer) {
+      team.use(0);
+      gathered.fill_bytes(0xA5, team.streams[0].get());
+      peer_total.fill_bytes(0xA5, team.streams[0].get());
+    }
+  }
+
+  // The check: waits for the GPUs, then compares every GPU's total (and GPU 0's peer-copy total)
+  // with the exact sum; adds one line saying what was found. True when every process passed.
+  bool check() {
     team.synchronize();
     bool ok = true;
     std::ostringstream s;
@@ -249,39 +261,58 @@ std::vector<Row> run_one(const multi_gpu::Team& team, const HostPart<T>& part, c
     s << " exact sum " << part.exact_sum;
     lines.push_back(s.str());
     return multi_gpu::all_processes_agree(ok);
-  };
+  }
+};
 
-  bool ok = check(true);
+// Prints one team's block for one n: the shards, both checks' lines, each way's time and the verdict.
+template <class T>
+void print_run(const multi_gpu::Team& team, std::size_t n, const std::vector<std::string>& lines,
+               const std::vector<Row>& rows, bool peer, bool ok) {
+  const harness::DType type = harness::dtype_of<T>();
+  std::printf("\nG = %d, n = %zu %s, shards of %zu..%zu elements\n", team.size, n, harness::dtype_name(type),
+              multi_gpu::shard_of(n, team.size, team.size - 1).size, multi_gpu::shard_of(n, team.size, 0).size);
+  std::printf("  check (poisoned outputs):   %s\n  check (after the timed runs): %s\n", lines[0].c_str(),
+              lines[1].c_str());
+  if (!peer) std::printf("  (the peer-copy contrast needs one process driving every GPU: not run)\n");
+  const double bytes = static_cast<double>(n) * sizeof(T);
+  for (const Row& r : rows) {
+    const double gbps = multi_gpu::algbw_gbps(bytes, r.t.median_ms);
+    std::printf("  %-36s median %9.4f ms  min %9.4f ms  %8.1f GB/s  (%.1f GB/s per GPU)\n", r.method.c_str(),
+                r.t.median_ms, r.t.min_ms, gbps, gbps / team.size);
+  }
+  std::printf("  verify:     %s\n", ok ? "PASS" : "FAIL");
+}
+
+// Runs, checks and times the three ways for one team and one n. Returns the rows (rank 0 prints).
+template <class T>
+std::vector<Row> run_one(const multi_gpu::Team& team, const HostPart<T>& part, const Options& o, bool print) {
+  ShardedSum<T> sum(team, part, o.block);
+
+  // The check on poisoned outputs: run both ways once, then compare every GPU's total with the
+  // exact sum.
+  sum.poison();
+  sum.reduce_shards();
+  sum.combine_nccl();
+  if (sum.peer) sum.combine_peer();
+  bool ok = sum.check();
+
   std::vector<Row> rows;
   auto timed = [&](const char* method, const std::function<void()>& op) {
     Row r;
     r.gpus = team.size;
-    r.n = n;
+    r.n = part.n;
     r.method = method;
     r.t = multi_gpu::time_team(team, op, o.warmup, o.iters);
     rows.push_back(r);
   };
-  timed(kShardsOnly, reduce_shards);
-  timed(kWithNccl, [&] { reduce_shards(); combine_nccl(); });
-  if (peer) timed(kWithPeer, [&] { reduce_shards(); combine_peer(); });
+  timed(kShardsOnly, [&] { sum.reduce_shards(); });
+  timed(kWithNccl, [&] { sum.reduce_shards(); sum.combine_nccl(); });
+  if (sum.peer) timed(kWithPeer, [&] { sum.reduce_shards(); sum.combine_peer(); });
   // The totals the last timed runs left must be right too.
-  ok = check(false) && ok;
+  ok = sum.check() && ok;
   for (Row& r : rows) r.ok = ok;
 
-  if (print) {
-    std::printf("\nG = %d, n = %zu %s, shards of %zu..%zu elements\n", team.size, n, harness::dtype_name(type),
-                multi_gpu::shard_of(n, team.size, team.size - 1).size, multi_gpu::shard_of(n, team.size, 0).size);
-    std::printf("  check (poisoned outputs):   %s\n  check (after the timed runs): %s\n", lines[0].c_str(),
-                lines[1].c_str());
-    if (!peer) std::printf("  (the peer-copy contrast needs one process driving every GPU: not run)\n");
-    const double bytes = static_cast<double>(n) * sizeof(T);
-    for (const Row& r : rows) {
-      const double gbps = multi_gpu::algbw_gbps(bytes, r.t.median_ms);
-      std::printf("  %-36s median %9.4f ms  min %9.4f ms  %8.1f GB/s  (%.1f GB/s per GPU)\n", r.method.c_str(),
-                  r.t.median_ms, r.t.min_ms, gbps, gbps / team.size);
-    }
-    std::printf("  verify:     %s\n", ok ? "PASS" : "FAIL");
-  }
+  if (print) print_run<T>(team, part.n, sum.lines, rows, sum.peer, ok);
   return rows;
 }
 
@@ -330,11 +361,9 @@ std::string markdown_of(const std::vector<harness::Record>& recs) {
   return harness::markdown_table(header, body);
 }
 
-template <class T>
-int run(const Options& o, const std::vector<std::size_t>& sizes) {
-  const int rank = multi_gpu::process_rank();
-  const bool print = rank == 0;
-  const int visible = multi_gpu::visible_gpus();  // NoGpuError (77) when there is none
+// The team sizes to run: with MPI the one team of every process; otherwise G = 1, 2, ..., G with
+// --scaling, else just G. Empty when --skip-missing-gpus and fewer GPUs are visible than asked.
+std::vector<int> team_sizes_of(const Options& o, int visible) {
   std::vector<int> team_sizes;
   if (multi_gpu::built_with_mpi()) {
     const int world = multi_gpu::mpi_team_size(o.gpus);
@@ -344,32 +373,35 @@ int run(const Options& o, const std::vector<std::size_t>& sizes) {
     team_sizes.push_back(world);
   } else {
     const int gmax = multi_gpu::one_process_team_size(o.gpus, visible, o.skip_missing, kProgram);
-    if (gmax == 0) return harness::kExitNoGpu;
+    if (gmax == 0) return team_sizes;
     for (int g = o.scaling ? 1 : gmax; g <= gmax; ++g) team_sizes.push_back(g);
   }
-  if (!o.csv.empty()) harness::check_writable(o.csv);
-  if (!o.md.empty()) harness::check_writable(o.md);
+  return team_sizes;
+}
 
-  if (print) {
-    std::printf("%s: a sum sharded over GPUs (chapter 8's %s per GPU), combined by ncclAllReduce\n", kProgram,
-                multi_gpu::kShardStage);
-    int nccl_version = 0;
-    NCCL_CHECK(ncclGetVersion(&nccl_version));
-    std::printf("NCCL %d, %s, NCCL_NVLS_ENABLE=0 (NVLink multicast off)\n", nccl_version,
-                multi_gpu::built_with_mpi() ? "one process per GPU (MPI)" : "one process drives every GPU");
-    const int shown = multi_gpu::built_with_mpi() ? 1 : team_sizes.back();
-    for (int d = 0; d < shown; ++d) std::printf("GPU %d: %s\n", d, harness::query_device(d).summary().c_str());
-    if (!multi_gpu::built_with_mpi()) {
-      std::vector<int> devs;
-      for (int d = 0; d < team_sizes.back(); ++d) devs.push_back(d);
-      for (const std::string& l : multi_gpu::describe_links(devs)) std::printf("%s\n", l.c_str());
-    }
-    std::printf("exact data (every element +1 or -1, seed %llu); block %d; median of %d runs after %d warm-ups; "
-                "L2 not flushed\n",
-                static_cast<unsigned long long>(o.seed), o.block, o.iters, o.warmup);
+// Prints what runs where: the program, NCCL's version and mode, the GPUs and their links, the data.
+void print_header(const Options& o, const std::vector<int>& team_sizes) {
+  std::printf("%s: a sum sharded over GPUs (chapter 8's %s per GPU), combined by ncclAllReduce\n", kProgram,
+              multi_gpu::kShardStage);
+  int nccl_version = 0;
+  NCCL_CHECK(ncclGetVersion(&nccl_version));
+  std::printf("NCCL %d, %s, NCCL_NVLS_ENABLE=0 (NVLink multicast off)\n", nccl_version,
+              multi_gpu::built_with_mpi() ? "one process per GPU (MPI)" : "one process drives every GPU");
+  const int shown = multi_gpu::built_with_mpi() ? 1 : team_sizes.back();
+  for (int d = 0; d < shown; ++d) std::printf("GPU %d: %s\n", d, harness::query_device(d).summary().c_str());
+  if (!multi_gpu::built_with_mpi()) {
+    std::vector<int> devs;
+    for (int d = 0; d < team_sizes.back(); ++d) devs.push_back(d);
+    for (const std::string& l : multi_gpu::describe_links(devs)) std::printf("%s\n", l.c_str());
   }
+  std::printf("exact data (every element +1 or -1, seed %llu); block %d; median of %d runs after %d warm-ups; "
+              "L2 not flushed\n",
+              static_cast<unsigned long long>(o.seed), o.block, o.iters, o.warmup);
+}
 
-  // The data, once per n: the whole array (one process) or this rank's shard (MPI).
+// The data, once per n: the whole array (one process) or this rank's shard (MPI).
+template <class T>
+std::vector<HostPart<T>> make_parts(const Options& o, const std::vector<std::size_t>& sizes, int rank) {
   std::vector<HostPart<T>> parts;
   for (std::size_t n : sizes) {
     if (multi_gpu::built_with_mpi()) {
@@ -379,6 +411,41 @@ int run(const Options& o, const std::vector<std::size_t>& sizes) {
       parts.push_back(make_part<T>(n, 0, n, o.seed));
     }
   }
+  return parts;
+}
+
+// Prints the strong-scaling table of every G and n, writes it to --md and --csv, and the verdict.
+template <class T>
+void write_table(const Options& o, const std::vector<Row>& rows, bool ok) {
+  const std::vector<harness::Record> recs =
+      records_of(rows, harness::dtype_name(harness::dtype_of<T>()), sizeof(T), multi_gpu::process_count());
+  const std::string table = markdown_of(recs);
+  std::printf("\nStrong scaling (same total n on every G; each shard summed by chapter 8's %s; GB/s = input "
+              "bytes / median time, 1 GB = 1e9 B):\n\n%s",
+              multi_gpu::kShardStage, table.c_str());
+  if (!o.md.empty())
+    harness::write_text_file(o.md, std::string("# ") + kProgram + "\n\n" + table);
+  if (!o.csv.empty()) {
+    std::ofstream f(o.csv);
+    harness::write_csv(f, recs);
+  }
+  std::printf("\nverify:     %s (the total on every GPU, every G and n, equals the exact sum)\n",
+              ok ? "PASS" : "FAIL");
+}
+
+// The whole run: the team sizes, the header, the data, every team on every n, then the table.
+template <class T>
+int run(const Options& o, const std::vector<std::size_t>& sizes) {
+  const int rank = multi_gpu::process_rank();
+  const bool print = rank == 0;
+  const int visible = multi_gpu::visible_gpus();  // NoGpuError (77) when there is none
+  const std::vector<int> team_sizes = team_sizes_of(o, visible);
+  if (team_sizes.empty()) return harness::kExitNoGpu;
+  if (!o.csv.empty()) harness::check_writable(o.csv);
+  if (!o.md.empty()) harness::check_writable(o.md);
+
+  if (print) print_header(o, team_sizes);
+  const std::vector<HostPart<T>> parts = make_parts<T>(o, sizes, rank);
 
   std::vector<Row> rows;
   bool ok = true;
@@ -395,22 +462,7 @@ int run(const Options& o, const std::vector<std::size_t>& sizes) {
     }
   }
 
-  if (print) {
-    const std::vector<harness::Record> recs =
-        records_of(rows, harness::dtype_name(harness::dtype_of<T>()), sizeof(T), multi_gpu::process_count());
-    const std::string table = markdown_of(recs);
-    std::printf("\nStrong scaling (same total n on every G; each shard summed by chapter 8's %s; GB/s = input "
-                "bytes / median time, 1 GB = 1e9 B):\n\n%s",
-                multi_gpu::kShardStage, table.c_str());
-    if (!o.md.empty())
-      harness::write_text_file(o.md, std::string("# ") + kProgram + "\n\n" + table);
-    if (!o.csv.empty()) {
-      std::ofstream f(o.csv);
-      harness::write_csv(f, recs);
-    }
-    std::printf("\nverify:     %s (the total on every GPU, every G and n, equals the exact sum)\n",
-                ok ? "PASS" : "FAIL");
-  }
+  if (print) write_table<T>(o, rows, ok);
   return ok ? 0 : harness::kExitFailure;
 }
 

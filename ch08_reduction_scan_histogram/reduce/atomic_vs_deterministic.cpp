@@ -113,6 +113,133 @@ std::size_t shapes_table(harness::Session<harness::Reduce>& session, const harne
   return patterns.size();
 }
 
+// The stages this program runs: stage 4, its atomic variant, and (with --shapes) stages 5 and 6.
+struct Stages {
+  harness::Stage<harness::Reduce> stage4, atomic, stage5, stage6;
+};
+
+// Checks the flags against the stages (bad ones throw UsageError, exit 2) before any GPU is asked,
+// and returns the stages.
+Stages load_stages(const harness::RunOptions& o, harness::DType type, bool shapes) {
+  const harness::Stage<harness::Reduce> stage4 = ch08::reduce_stage_4_program().stage();
+  // The atomic variant: the same first pass on the same grid and block, so the same block
+  // partials, added to the result by atomicAdd instead of the second pass.
+  const harness::Stage<harness::Reduce> atomic = ch08::reduce_stage_4_atomic_finish();
+  harness::ReduceArgs probe;
+  probe.type = type;
+  probe.n = o.n;
+  probe.block = o.block;
+  if (o.n == 0) throw harness::UsageError("--n must be positive");
+  harness::ensure_host_memory(harness::checked_bytes(o.n, harness::dtype_size(type), "--n " + o.n_text),
+                              "the input, " + std::to_string(o.n) + " " + harness::dtype_name(type) + " elements,");
+  harness::validate_config(stage4, probe);
+  const harness::Stage<harness::Reduce> stage5 = ch08::reduce_stage_5_program().stage();
+  const harness::Stage<harness::Reduce> stage6 = ch08::reduce_stage_6_program().stage();
+  if (shapes) harness::validate_config(stage6, probe);  // float or double only
+  return Stages{stage4, atomic, stage5, stage6};
+}
+
+// What one way of summing gave over the runs: how often each bit pattern came, how many runs
+// passed their check, and the last run's check.
+struct Tally {
+  std::map<std::uint64_t, int> counts;
+  int ok = 0;
+  harness::Verification last;
+};
+
+// The bits of the session's last result (float or double bits, or the integer), zero-extended.
+std::uint64_t bits_of(const harness::Session<harness::Reduce>& session) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, session.last_output().data(), session.last_output().size());
+  return bits;
+}
+
+// Runs `stage` once through the harness (poisoned output and workspace, checked against the CPU
+// reference) and adds what it gave to `t`.
+void run_once(harness::Session<harness::Reduce>& session, const harness::Stage<harness::Reduce>& stage,
+              const harness::ReduceArgs& args, Tally& t) {
+  t.last = session.run_and_check(stage, args);
+  if (t.last.ok) ++t.ok;
+  ++t.counts[bits_of(session)];
+}
+
+// Prints one way's distinct results and its checks.
+void print_tally(const char* what, const Tally& t, int runs, harness::DType out) {
+  print_counts(what, t.counts, runs, out);
+  std::printf("             check: %s; %d of %d passed (%s)\n", harness::check_name(t.last.kind), t.ok, runs,
+              t.last.message.c_str());
+}
+
+// The bits of the CPU's binned sum, as the stages' output type holds them.
+std::uint64_t binned_bits(const harness::ReduceReference& ref, harness::DType out_type) {
+  std::uint64_t b = 0;
+  if (out_type == harness::DType::f32) {
+    const float f = static_cast<float>(ref.binned);
+    std::memcpy(&b, &f, sizeof f);
+  } else {
+    std::memcpy(&b, &ref.binned, sizeof(double));
+  }
+  return b;
+}
+
+// --shapes: the bits of stage 5's and stage 6's sums over block sizes and grids. True when stage 6
+// gave one pattern and every run passed its check.
+bool shapes_tables(harness::Session<harness::Reduce>& session, const Stages& s, const harness::DeviceInfo& dev,
+                   harness::DType out_type) {
+  // Grids: one block, the SM count, stage 5's full wave (its default here), twice that.
+  const std::size_t wave = harness::grid_of(s.stage5, session.args_for(s.stage5, 256, 0));
+  const auto sms = static_cast<std::size_t>(dev.sm_count);
+  const std::vector<std::size_t> grids{1, sms, wave, 2 * wave};
+  const std::vector<std::string> names{"grid 1", "grid " + std::to_string(sms) + " (SMs)",
+                                       "grid " + std::to_string(wave) + " (wave)", "grid " + std::to_string(2 * wave)};
+  const std::vector<int> blocks{64, 128, 256, 512, 1024};
+  bool shapes_ok = true;
+  std::printf("\nThe same input on other shapes: %zu grids x %zu block sizes ('!' marks a failed check)\n",
+              grids.size(), blocks.size());
+  shapes_table(session, s.stage5, blocks, grids, names, shapes_ok);
+  const std::size_t stage6_patterns = shapes_table(session, s.stage6, blocks, grids, names, shapes_ok);
+  std::printf("CPU binned sum (binned_sum_cpu): %s\n",
+              describe(binned_bits(session.reference(), out_type), out_type).c_str());
+  if (stage6_patterns != 1 || !shapes_ok) {
+    std::fprintf(stderr, "atomic_vs_deterministic: stage 6 gave %zu bit patterns, or a check failed\n",
+                 stage6_patterns);
+    return false;
+  }
+  return true;
+}
+
+// The program once the flags are read: the input, `runs` sums each way, their distinct results,
+// then (with --shapes) the tables. Returns the exit code.
+int compare_sums(const harness::RunOptions& o, int runs, bool shapes) {
+  const harness::DType type = harness::parse_dtype(o.type);
+  const Stages s = load_stages(o, type, shapes);
+
+  const harness::DeviceInfo dev = harness::query_device();
+  harness::Stream stream;
+  auto session = harness::Session<harness::Reduce>::generate(type, {}, o.n, o.dist, o.seed, stream.get());
+  const harness::ReduceArgs args = session.args_for(s.stage4, o.block, 0);
+  const harness::ReduceArgs atomic_args = session.args_for(s.atomic, o.block, 0);
+  const std::size_t grid = harness::grid_of(s.stage4, args);
+  const harness::DType out_type = harness::Reduce::output_type(s.stage4, args);
+  std::printf("atomic_vs_deterministic on %s\n", dev.summary().c_str());
+  std::printf("input: n = %zu %s, dist %s, seed %llu; sum; block %d, grid %zu (one partial per block)\n",
+              o.n, harness::dtype_name(type), o.dist.c_str(), static_cast<unsigned long long>(o.seed),
+              o.block, grid);
+
+  Tally atomic, two_pass;
+  for (int r = 0; r < runs; ++r) {
+    run_once(session, s.stage4, args, two_pass);
+    run_once(session, s.atomic, atomic_args, atomic);
+  }
+  print_tally("atomic:", atomic, runs, out_type);
+  print_tally("two-pass:", two_pass, runs, out_type);
+  std::printf("CPU reference (double / exact): %.17g\n", session.reference().value);
+  bool ok = two_pass.counts.size() == 1 && two_pass.ok == runs && atomic.ok == runs;
+  if (!ok) std::fprintf(stderr, "atomic_vs_deterministic: stage 4 was NOT deterministic, or a check failed\n");
+  if (shapes && !shapes_tables(session, s, dev, out_type)) ok = false;
+  return ok ? 0 : harness::kExitFailure;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -141,91 +268,5 @@ int main(int argc, char** argv) {
                "grids, against stage 6's (the binned sum: the same bits on any block, grid and GPU); float and double");
   if (auto rc = harness::parse_command_line(app, o, argc, argv)) return *rc;
 
-  return harness::run_program("atomic_vs_deterministic", [&]() -> int {
-    const harness::DType type = harness::parse_dtype(o.type);
-    const harness::Stage<harness::Reduce> stage4 = ch08::reduce_stage_4_program().stage();
-    // The atomic variant: the same first pass on the same grid and block, so the same block
-    // partials, added to the result by atomicAdd instead of the second pass.
-    const harness::Stage<harness::Reduce> atomic = ch08::reduce_stage_4_atomic_finish();
-    harness::ReduceArgs probe;
-    probe.type = type;
-    probe.n = o.n;
-    probe.block = o.block;
-    if (o.n == 0) throw harness::UsageError("--n must be positive");
-    harness::ensure_host_memory(harness::checked_bytes(o.n, harness::dtype_size(type), "--n " + o.n_text),
-                                "the input, " + std::to_string(o.n) + " " + harness::dtype_name(type) + " elements,");
-    harness::validate_config(stage4, probe);
-    const harness::Stage<harness::Reduce> stage5 = ch08::reduce_stage_5_program().stage();
-    const harness::Stage<harness::Reduce> stage6 = ch08::reduce_stage_6_program().stage();
-    if (shapes) harness::validate_config(stage6, probe);  // float or double only
-
-    const harness::DeviceInfo dev = harness::query_device();
-    harness::Stream stream;
-    auto session = harness::Session<harness::Reduce>::generate(type, {}, o.n, o.dist, o.seed, stream.get());
-    const harness::ReduceArgs args = session.args_for(stage4, o.block, 0);
-    const harness::ReduceArgs atomic_args = session.args_for(atomic, o.block, 0);
-    const std::size_t grid = harness::grid_of(stage4, args);
-    const harness::DType out_type = harness::Reduce::output_type(stage4, args);
-    std::printf("atomic_vs_deterministic on %s\n", dev.summary().c_str());
-    std::printf("input: n = %zu %s, dist %s, seed %llu; sum; block %d, grid %zu (one partial per block)\n",
-                o.n, harness::dtype_name(type), o.dist.c_str(), static_cast<unsigned long long>(o.seed),
-                o.block, grid);
-
-    std::map<std::uint64_t, int> atomic_counts, two_pass_counts;
-    int atomic_ok = 0, two_pass_ok = 0;
-    harness::Verification last_atomic, last_two_pass;
-    auto bits_of = [&] {
-      std::uint64_t bits = 0;
-      std::memcpy(&bits, session.last_output().data(), session.last_output().size());
-      return bits;
-    };
-    for (int r = 0; r < runs; ++r) {
-      // Both through the harness: poisoned output and workspace, checked against the CPU reference.
-      last_two_pass = session.run_and_check(stage4, args);
-      if (last_two_pass.ok) ++two_pass_ok;
-      ++two_pass_counts[bits_of()];
-      last_atomic = session.run_and_check(atomic, atomic_args);
-      if (last_atomic.ok) ++atomic_ok;
-      ++atomic_counts[bits_of()];
-    }
-    print_counts("atomic:", atomic_counts, runs, out_type);
-    std::printf("             check: %s; %d of %d passed (%s)\n", harness::check_name(last_atomic.kind),
-                atomic_ok, runs, last_atomic.message.c_str());
-    print_counts("two-pass:", two_pass_counts, runs, out_type);
-    std::printf("             check: %s; %d of %d passed (%s)\n", harness::check_name(last_two_pass.kind),
-                two_pass_ok, runs, last_two_pass.message.c_str());
-    std::printf("CPU reference (double / exact): %.17g\n", session.reference().value);
-    bool ok = two_pass_counts.size() == 1 && two_pass_ok == runs && atomic_ok == runs;
-    if (!ok) std::fprintf(stderr, "atomic_vs_deterministic: stage 4 was NOT deterministic, or a check failed\n");
-    if (shapes) {
-      // Grids: one block, the SM count, stage 5's full wave (its default here), twice that.
-      const std::size_t wave = harness::grid_of(stage5, session.args_for(stage5, 256, 0));
-      const auto sms = static_cast<std::size_t>(dev.sm_count);
-      const std::vector<std::size_t> grids{1, sms, wave, 2 * wave};
-      const std::vector<std::string> names{"grid 1", "grid " + std::to_string(sms) + " (SMs)",
-                                           "grid " + std::to_string(wave) + " (wave)", "grid " + std::to_string(2 * wave)};
-      const std::vector<int> blocks{64, 128, 256, 512, 1024};
-      bool shapes_ok = true;
-      std::printf("\nThe same input on other shapes: %zu grids x %zu block sizes ('!' marks a failed check)\n",
-                  grids.size(), blocks.size());
-      shapes_table(session, stage5, blocks, grids, names, shapes_ok);
-      const std::size_t stage6_patterns = shapes_table(session, stage6, blocks, grids, names, shapes_ok);
-      std::printf("CPU binned sum (binned_sum_cpu): %s\n",
-                  describe([&] {
-                    std::uint64_t b = 0;
-                    if (out_type == harness::DType::f32) {
-                      const float f = static_cast<float>(session.reference().binned);
-                      std::memcpy(&b, &f, sizeof f);
-                    } else {
-                      std::memcpy(&b, &session.reference().binned, sizeof(double));
-                    }
-                    return b;
-                  }(), out_type).c_str());
-      if (stage6_patterns != 1 || !shapes_ok) {
-        std::fprintf(stderr, "atomic_vs_deterministic: stage 6 gave %zu bit patterns, or a check failed\n", stage6_patterns);
-        ok = false;
-      }
-    }
-    return ok ? 0 : harness::kExitFailure;
-  });
+  return harness::run_program("atomic_vs_deterministic", [&]() -> int { return compare_sums(o, runs, shapes); });
 }
