@@ -174,6 +174,23 @@ TEST_CASE("past 2^62 bytes a size is refused before anything else", "[cpu][limit
   CHECK_THROWS_AS(validate_config(stages.front(), a), UsageError);
 }
 
+TEST_CASE("scan stage 9 refuses a grid past what its run word counts (2^24 - 1 tiles)", "[cpu][limits]") {
+  const Stage<Scan> st = ch08::scan_stage_named("scan_stage_9");
+  ScanArgs a;
+  a.block = 32;  // one tile: 32 threads x 4 vectors x 4 floats = 512 floats
+  a.type = DType::f32;
+  a.n = (std::size_t{1} << 24) * 512 - 512;  // 2^24 - 1 tiles: the most
+  CHECK(grid_of(st, a) == (std::size_t{1} << 24) - 1);
+  CHECK_NOTHROW(validate_shape(st, a));
+  a.n += 1;  // one tile more
+  try {
+    validate_shape(st, a);
+    FAIL("a grid of 2^24 tiles was accepted");
+  } catch (const UsageError& e) {
+    CHECK(std::string(e.what()).find("16777216 blocks, more than the 16777215 this stage can hold") != std::string::npos);
+  }
+}
+
 TEST_CASE("every stage's defaults fit every reader's GPU", "[cpu][limits]") {
   int checks = 0;
   checks += check_defaults(ch07::all_stages());
