@@ -2,7 +2,8 @@
 """Checks that the figures the pages quote come from the result files they link, and that pages
 and results say what is true now, not when or in which attempt it was found.
 
-Figures (docs/checks.md). A page is a *.md outside docs/results/. Its text is cut into units: a
+Figures (docs/checks.md). A page is a *.md outside docs/results/, or one that people write inside it
+(its README.md indexes, build_times.md; the rest there is programs' output). Its text is cut into units: a
 paragraph, a list item, a table row. A unit that links a file or folder under docs/results/
 attributes its figures to those files; a paragraph or item without a link of its own takes those
 of its section (up to the next heading); the rows of a table take their own links and those of the
@@ -15,7 +16,8 @@ numbers after stage, kernel, chapter, question, exercise, step, block, warp, lan
 plurals (stages 2-7), a table's first column when it is a number, ordinals (4th), the whole numbers 0 to 9, and the powers of two up
 to 1024 (block sizes, lanes, bins). A figure that is not in the files passes when, at the
 precision it is written with, it is the ratio or percentage of two figures of the same
-unit (or, for a table row, of the row and the paragraph above the table) that are.
+unit (or, for a table row, of the row and the paragraph above the table) that are. A paragraph's figure also passes
+when a table row of its section (checked itself) shows it. Commit ids (065228a) are not figures.
 
 Index. Each GPU folder's README.md under docs/results/ links every file of that folder.
 
@@ -44,6 +46,7 @@ CODE_SPAN_RE = re.compile(r"(`+)(.+?)\1")
 NUM_RE = re.compile(r"(?<![\w.^/#-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w.]?\d)")
 NOT_FIGURES = [
     re.compile(r"\d{4}-\d{2}-\d{2}"),                              # dates
+    re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b"),  # commits: 065228a
     re.compile(r"\b\d+\s*(\^|\*\*)\s*\d+([+-]\d+)?"),               # 2^28, 2^31+1
     re.compile(r"\b\d+e\d+\b"),                                     # 2e28 (file names' spelling)
     re.compile(r"(?i)\b(stages?|kernels?|chapters?|ch|sections?|questions?|exercises?|steps?|blocks?|warps?|lanes?|"
@@ -62,12 +65,17 @@ NOT_FIGURES = [
 ]
 
 
+# The pages under docs/results/ that people write (the rest there is programs' output).
+RESULTS_PAGES = ("README.md", "build_times.md")
+
+
 def pages(root):
+    results = os.path.join(root, "docs", "results")
     for here, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not d.startswith("build")
-                         and os.path.join(here, d) != os.path.join(root, "docs", "results"))
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not d.startswith("build"))
+        inside = here == results or here.startswith(results + os.sep)
         for f in sorted(files):
-            if f.endswith(".md"):
+            if f.endswith(".md") and (not inside or f in RESULTS_PAGES):
                 yield os.path.join(here, f)
 
 
@@ -185,6 +193,16 @@ def check_page(page, results_dir, cache):
             current = []
         current += result_links(" ".join(t for _, t in unit), page, results_dir)
         section_links.append(current)
+    # The table rows of each section: a paragraph may repeat what a table of its section shows (the
+    # rows themselves are checked against their files).
+    section_rows, rows_here = [], []
+    for kind, unit in reversed(all_units):
+        if kind == "row":
+            rows_here.append(" ".join(t for _, t in unit))
+        section_rows.append(" ".join(rows_here))
+        if kind == "head":
+            rows_here = []
+    section_rows.reverse()
     for i, (kind, unit) in enumerate(all_units):
         text = " ".join(t for _, t in unit)
         own = result_links(text, page, results_dir) if kind != "head" else []
@@ -212,10 +230,20 @@ def check_page(page, results_dir, cache):
         else:
             above_values = values
         for no, num in missing:
+            if kind != "row" and occurs(num, section_rows_of(all_units, section_rows, i)):
+                continue
             if not derived(num, values):
                 problems.append("%s:%d: %s is not in %s" % (page, no, num, ", ".join(sorted(set(
                     os.path.relpath(t, os.path.dirname(page)) for t in targets)))))
     return problems
+
+
+def section_rows_of(all_units, section_rows, i):
+    """The text of the table rows of the section unit i belongs to."""
+    j = i
+    while j > 0 and all_units[j][0] != "head":
+        j -= 1
+    return section_rows[j]
 
 
 def section_links_of(all_units, section_links, i):

@@ -116,5 +116,31 @@ class CheckResultFigures(unittest.TestCase):
         self.assertIn("does not link ch08/ladder.csv", out)
 
 
+    def test_results_index_figures_are_checked(self):
+        # A results index is a page too: its figures come from the files it links; commit ids in
+        # its commit column are not figures.
+        ok = "# index\n\n| ladder | [md](ch08/ladder.md) | 0.2523 ms | tree 065228a |\n"
+        rc, out = run(tree({"docs/results/H200/ch08/ladder.md": RESULT, "docs/results/H200/README.md": ok}),
+                      ["--only", "figures"])
+        self.assertEqual(rc, 0, out)
+        bad = ok.replace("0.2523", "0.2528")
+        rc, out = run(tree({"docs/results/H200/ch08/ladder.md": RESULT, "docs/results/H200/README.md": bad}),
+                      ["--only", "figures"])
+        self.assertEqual(rc, 1)
+        self.assertIn("README.md:3: 0.2528 is not in ch08/ladder.md", out)
+
+    def test_paragraph_may_repeat_its_sections_table(self):
+        # 1.17 is the row's own ratio (checked there); the paragraph below may repeat it.
+        page = ("## Scan\n\n[ladder](docs/results/H200/ch08/ladder.md):\n\n| n | ms | CUB ms | ratio |\n"
+                "| --- | --- | --- | --- |\n| 2^28 | 0.2523 | 0.2952 | 1.17 |\n\nThe stage is 1.17x CUB.\n")
+        files = {"docs/results/H200/ch08/ladder.md": RESULT + "| cub | 0.2952 |\n",
+                 "docs/results/H200/README.md": INDEX, "page.md": page}
+        rc, out = run(tree(files), ["--only", "figures"])
+        self.assertEqual(rc, 0, out)
+        files["page.md"] = page.replace("The stage is 1.17x CUB.", "The stage is 1.19x CUB.")
+        rc, out = run(tree(files), ["--only", "figures"])
+        self.assertEqual(rc, 1)
+        self.assertIn("1.19", out)
+
 if __name__ == "__main__":
     unittest.main()
