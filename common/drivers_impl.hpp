@@ -662,7 +662,8 @@ std::pair<MarkdownRows, MarkdownRows> size_tables(const std::vector<const Stage<
   return {std::move(us_table), std::move(ratio_table)};
 }
 
-//! The small-input report: a heading, how it was measured, the two tables and the ceilings' note.
+//! The report over sizes (--small, --sizes): a heading with the sizes, how it was measured, the two tables and the
+//! ceilings' note.
 template <class P>
 std::string size_ladder_markdown(const LadderSpec<P>& spec, const LadderPlan<P>& plan, const DeviceInfo& dev,
                                  const std::vector<std::size_t>& sizes, const std::pair<MarkdownRows, MarkdownRows>& tables,
@@ -670,7 +671,9 @@ std::string size_ladder_markdown(const LadderSpec<P>& spec, const LadderPlan<P>&
   std::vector<std::string> header{"#", "stage"};
   for (std::size_t n : sizes) header.push_back(size_label(n));
   std::ostringstream md;
-  md << "## " << spec.title << ": small inputs\n\n"
+  const std::string span = sizes.empty() ? std::string("no size")
+                                          : "sizes " + size_label(sizes.front()) + " to " + size_label(sizes.back());
+  md << "## " << spec.title << ": " << span << "\n\n"
      << "- device: " << dev.summary() << "\n"
      << "- input: " << dtype_name(plan.type) << ", " << P::describe(plan.config) << ", dist " << plan.o.dist
      << ", seed " << plan.o.seed << ", at each size in the columns\n"
