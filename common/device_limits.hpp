@@ -36,7 +36,7 @@ struct DeviceLimits {
   std::string arch() const { return "sm_" + std::to_string(cc); }
 };
 
-//! A T4 (sm_75): 64 KiB of shared memory per block, 1024 threads per SM, 40 SMs, 4 MiB L2, 15 GB.
+//! A T4 (sm_75): 64 KiB of shared memory per block, 1024 threads per SM, 40 SMs, 4 MiB L2, 15.8 GB.
 DeviceLimits limits_sm75();
 //! An A100 (sm_80): 163 KiB per block, 2048 threads per SM, 108 SMs, 40 MiB L2, 40 GB.
 DeviceLimits limits_sm80();
