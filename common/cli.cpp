@@ -209,6 +209,17 @@ void add_run_options(CLI::App& app, RunOptions& o, const OptionSet& which) {
   add_timing_options(app, o, which);
 }
 
+std::vector<std::string> split_list(const std::string& text, const std::string& option) {
+  std::vector<std::string> items;
+  if (text.empty()) return items;
+  std::stringstream ss(text + ",");  // the "," makes a trailing empty item visible
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item.empty()) throw UsageError(option + ": an empty item in '" + text + "'");
+    items.push_back(item);
+  }
+  return items;
+}
+
 std::vector<std::size_t> parse_size_list(const std::string& text) {
   std::vector<std::size_t> sizes;
   if (!text.empty() && text.back() == ',') throw UsageError("empty size at the end of the list '" + text + "'");

@@ -21,6 +21,11 @@ std::size_t parse_size(const std::string& text);
 //!         is below A, or more than 64 sizes in all.
 std::vector<std::size_t> parse_size_list(const std::string& text);
 
+//! The comma-separated items of `text` ("a,b,c"); empty text: no item.
+//! @param option the flag the list came from, named in the error (e.g. "--stages")
+//! @throws UsageError for an empty item ("a,,b", "a,", ",a")
+std::vector<std::string> split_list(const std::string& text, const std::string& option);
+
 //! Options of a stage program or ladder, as given on the command line.
 struct RunOptions {
   std::string n_text = "2^24";   //!< --n as typed

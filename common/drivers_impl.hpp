@@ -437,13 +437,10 @@ inline TimingOptions small_input_timing(const RunOptions& o, const LadderFlags& 
 }
 
 //! The names --stages lists (`list`, comma-separated); empty for every stage.
-//! @throws UsageError for a name that is none of `all`
+//! @throws UsageError for an empty item or a name that is none of `all`
 template <class P>
 std::vector<std::string> stages_asked(const std::string& list, const std::vector<const Stage<P>*>& all) {
-  std::vector<std::string> wanted;
-  std::stringstream ss(list);
-  for (std::string item; std::getline(ss, item, ',');)
-    if (!item.empty()) wanted.push_back(item);
+  const std::vector<std::string> wanted = split_list(list, "--stages");
   for (const auto& w : wanted)
     if (std::none_of(all.begin(), all.end(), [&](const Stage<P>* s) { return s->name == w; }))
       throw UsageError("--stages: unknown stage '" + w + "'");

@@ -39,18 +39,6 @@ double parse_share(const std::string& text) {
   return value;
 }
 
-// The comma-separated items of `text`; an empty item is refused.
-std::vector<std::string> split(const std::string& text, const std::string& what) {
-  std::vector<std::string> parts;
-  if (text.empty()) return parts;
-  std::stringstream ss(text + ",");
-  for (std::string part; std::getline(ss, part, ',');) {
-    if (part.empty()) throw harness::UsageError(what + ": an empty item in '" + text + "'");
-    parts.push_back(part);
-  }
-  return parts;
-}
-
 // What the command line asked for.
 struct Contention {
   harness::RunOptions o;
@@ -100,7 +88,7 @@ void add_flags(CLI::App& app, Contention& c) {
 // and an unwritable --csv.
 std::vector<harness::Stage<harness::Histogram>> pick_stages(const Contention& c, harness::DType type) {
   using namespace harness;
-  const std::vector<std::string> wanted = split(c.stages_text, "--stages");
+  const std::vector<std::string> wanted = harness::split_list(c.stages_text, "--stages");
   std::vector<Stage<Histogram>> all = ch08::all_histogram_stages(), stages;
   for (const std::string& w : wanted)
     if (std::none_of(all.begin(), all.end(), [&](const Stage<Histogram>& s) { return s.name == w; }))
@@ -191,7 +179,7 @@ int run(const Contention& c) {
   using namespace harness;
   const DType type = parse_dtype(c.o.type);
   std::vector<double> shares;
-  const std::vector<std::string> share_names = split(c.shares_text, "--shares");
+  const std::vector<std::string> share_names = harness::split_list(c.shares_text, "--shares");
   if (share_names.empty()) throw UsageError("--shares: no share given");
   for (const auto& s : share_names) shares.push_back(parse_share(s));
   std::vector<Stage<Histogram>> stages = pick_stages(c, type);

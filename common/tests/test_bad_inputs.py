@@ -49,6 +49,7 @@ BAD = [
     ("histogram_contention", "--shares 1/256abc", "--shares", {}),
     ("histogram_contention", "--shares nan", "--shares", {}),
     ("histogram_contention", "--stages histogram_stage_4,nope", "--stages", {}),
+    ("reduce_ladder", "--stages reduce_kernel_1,,reduce_kernel_2", "--stages: an empty item", {}),
     ("histogram_contention", "--max-seconds -1", "--max-seconds", {}),
     ("reduce_barriers", "--blocks 0x20", "--blocks", {}),
     ("atomic_vs_deterministic", "--runs 010", "--runs", {}),
