@@ -22,6 +22,7 @@ std::size_t parse_size(const std::string& text);
 std::vector<std::size_t> parse_size_list(const std::string& text);
 
 //! The comma-separated items of `text` ("a,b,c"); empty text: no item.
+//! @param text the list as typed
 //! @param option the flag the list came from, named in the error (e.g. "--stages")
 //! @throws UsageError for an empty item ("a,,b", "a,", ",a")
 std::vector<std::string> split_list(const std::string& text, const std::string& option);
