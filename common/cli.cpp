@@ -222,10 +222,7 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
 
 std::vector<std::size_t> parse_size_list(const std::string& text) {
   std::vector<std::size_t> sizes;
-  if (!text.empty() && text.back() == ',') throw UsageError("empty size at the end of the list '" + text + "'");
-  std::stringstream ss(text);
-  for (std::string item; std::getline(ss, item, ',');) {
-    if (item.empty()) throw UsageError("empty size in the list '" + text + "'");
+  for (const std::string& item : split_list(text, "--sizes")) {
     const std::size_t dots = item.find("..");
     if (dots == std::string::npos) {
       sizes.push_back(parse_size(item));
