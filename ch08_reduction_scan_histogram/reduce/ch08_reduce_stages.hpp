@@ -20,11 +20,11 @@ namespace ch08 {
 std::vector<harness::Stage<harness::Reduce>> all_reduce_stages();
 
 //! What reduce_ladder_ch08 runs: all_reduce_stages, then stage 6 (the binned sum: the same bits for
-//! any block, grid and GPU; float and double sums only) and CUB's gpu_to_gpu sum, the library's
+//! any block, grid and GPU; float and double sums only), stage 7 (one launch at every size) and CUB's gpu_to_gpu sum, the library's
 //! reproducible sum, where this build has CCCL 3.1 (else the ladder skips it with one line).
 std::vector<harness::Stage<harness::Reduce>> ladder_reduce_stages();
 
-//! The reduction stage called `name` ("reduce_stage_0" .. "reduce_stage_6", "cub_gpu_to_gpu").
+//! The reduction stage called `name` ("reduce_stage_0" .. "reduce_stage_7", "cub_gpu_to_gpu").
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Reduce> reduce_stage_named(const std::string& name);
 
@@ -49,5 +49,7 @@ harness::StageProgram<harness::Reduce> reduce_stage_4_program();
 harness::StageProgram<harness::Reduce> reduce_stage_5_program();
 //! The program reduce_stage_6: the stage of reduce_stage_6_binned.cuh.
 harness::StageProgram<harness::Reduce> reduce_stage_6_program();
+//! The program reduce_stage_7: the stage of reduce_stage_7_one_launch.cuh.
+harness::StageProgram<harness::Reduce> reduce_stage_7_program();
 
 }  // namespace ch08

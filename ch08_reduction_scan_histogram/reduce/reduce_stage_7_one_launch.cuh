@@ -1,0 +1,138 @@
+//! @file reduce_stage_7_one_launch.cuh
+//! @brief Stage 7 (past the chapter's sections): one launch per reduction at every size, for sum,
+//! max and min. Stage 5's loop and block reduction; the second pass replaced by the last block's
+//! fold; a grid sized to n, so that at small n one block does it all.
+//!
+//! Below about 2^22 elements stages 4 and 5 take a few microseconds whatever n: the bytes do not
+//! decide, the launches do. Each run enqueues two kernels (the first pass, then the one-block second
+//! pass), and the second cannot start before the first has ended. CUB's DeviceReduce launches one
+//! kernel when one block covers n and two above. Changed against stage 5:
+//!   - no second pass. Each block stores its value and takes a ticket; the block that draws the last
+//!     ticket folds the partials and writes the result (fold_in_last_block, last_block_fold.cuh),
+//!     and takes the tickets back off the counter, so that no zeroing launch is needed either;
+//!   - one block when it is enough: its value is the result, written directly, with no partial and
+//!     no ticket;
+//!   - a grid sized to n: each thread gets at least one trip of stage 5's loop (kVectorLoads 16-byte
+//!     loads, 64 bytes), and the grid grows with n only up to one full wave of resident blocks. At
+//!     small n every load of the run is in flight at once; at large n the grid is stage 5's.
+//! Every n and any element-aligned address, as stage 5 (the same loop). The fold order is fixed by n,
+//! the alignment, the block and the grid: the same bits on every run.
+//! What the profiler should show against stage 5: one kernel per run (Nsight Systems; the ladder's
+//! `launches` column counts a run's graph nodes), a grid of one block up to Block x 64 bytes of
+//! input; at large n the same DRAM throughput. The timings beside CUB: README.md of this folder.
+//! Source: this tutorial, chapter 7's stage 12 (reduce_kernel_12_small_inputs.cuh) brought to
+//! chapter 8's operators; the self-resetting ticket as in the CUDA samples' threadFenceReduction.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "barrier_policy.cuh"
+#include "block_folds.cuh"
+#include "cuda_check.hpp"
+#include "device_info.hpp"
+#include "last_block_fold.cuh"
+#include "reduce_ops.cuh"
+#include "reduce_problem.hpp"
+#include "reduce_second_pass.cuh"
+#include "reduce_stage_5_vectorized.cuh"
+
+namespace ch08 {
+
+//! Stage 7: stage 5's fold and block reduction; with one block, the block's value is the result;
+//! with more, the last block folds the partials (fold_in_last_block).
+//! @tparam T input type: float, double or int
+//! @tparam Op Sum, Max or Min
+//! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
+//! @param[in] in n input elements, aligned to sizeof(T)
+//! @param[in] n number of elements (> 0)
+//! @param[out] partials gridDim.x accumulators of scratch (unused with one block)
+//! @param[in,out] tickets the ticket counter: zero before the launch and after it (unused with one block)
+//! @param[out] out one accumulator: the result (written, not accumulated: no zeroing)
+//! @param[in] op the operator
+//! Launch: at most 2^31 - 1 blocks; two launches on one workspace must not run at once.
+template <class T, class Op, int Block>
+__global__ void __launch_bounds__(Block)
+    reduce_stage_7(const T* __restrict__ in, std::size_t n, accumulator_t<Op, T>* partials, unsigned* tickets,
+                   accumulator_t<Op, T>* out, Op op) {
+  using Acc = accumulator_t<Op, T>;
+  PlainBarrier sync;
+  const Acc v = block_fold<Acc, Block>(grid_stride_fold_vec16(in, n, op), op, sync);
+  if (gridDim.x == 1) {  // the whole input in one block: its value is the result
+    if (threadIdx.x == 0) *out = v;
+    return;
+  }
+  fold_in_last_block<Acc, Block>(v, partials, tickets, out, op);
+}
+
+// ---- How stage 7 is launched -----------------------------------------------------------------
+
+//! Bytes a thread of stage 7 reads before the grid stops growing with n: one trip of stage 5's loop.
+inline std::size_t stage_7_bytes_per_thread() { return kVectorLoads * 16; }
+
+//! Stage 7's grid: the user's --grid if given, else one block per Block x 64 bytes of input (one trip
+//! of the loop per thread), at most one full wave of resident blocks (harness::occupancy_grid).
+inline std::size_t reduce_stage_7_grid(const harness::ReduceArgs& a) {
+  if (a.grid != 0) return a.grid;
+  std::size_t grid = 0;
+  dispatch(a.type, a.op, a.block, [&](auto t, auto op, auto block) {
+    using T = decltype(t);
+    const void* kernel = reinterpret_cast<const void*>(&reduce_stage_7<T, decltype(op), decltype(block)::value>);
+    grid = harness::occupancy_grid(kernel, a.block, a.n, std::max<std::size_t>(1, stage_7_bytes_per_thread() / sizeof(T)));
+  });
+  return grid;
+}
+
+//! Stage 7's workspace on `grid` blocks: the ticket counter, then one partial per block.
+inline std::size_t reduce_stage_7_workspace(const harness::ReduceArgs& a) {
+  return kTicketBytes + partials_bytes(a, reduce_stage_7_grid(a));
+}
+
+//! Launches stage 7 on a.stream: one launch of reduce_stage_7 on reduce_stage_7_grid(a) blocks, the
+//! partials after the ticket counter. Nothing else is enqueued: the counter was left at zero by the
+//! previous launch (or by whoever prepared the workspace), and the result needs no zeroing.
+//! @param[in] a n > 0; type float/double/int; op sum/max/min; block a power of two from 32 to 1024;
+//!            the input aligned to sizeof(T); workspace of reduce_stage_7_workspace(a) bytes whose
+//!            first kTicketBytes are zero
+inline void launch_reduce_stage_7(const harness::ReduceArgs& a) {
+  const std::size_t grid = reduce_stage_7_grid(a);
+  dispatch(a.type, a.op, a.block, [&](auto t, auto op, auto block) {
+    using T = decltype(t);
+    using Op = decltype(op);
+    using Acc = accumulator_t<Op, T>;
+    constexpr int B = decltype(block)::value;
+    unsigned* tickets = a.scratch<unsigned>();
+    Acc* partials = reinterpret_cast<Acc*>(a.scratch<unsigned char>() + kTicketBytes);
+    reduce_stage_7<T, Op, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, partials, tickets, a.output<Acc>(), op);
+  });
+}
+
+//! Summation depth of stage 7: stage 5's thread and block tree, then the last block's ceil(grid /
+//! Block) partials per thread and its tree.
+inline double reduce_stage_7_depth(const harness::ReduceArgs& a) {
+  const std::size_t grid = reduce_stage_7_grid(a);
+  const double last = std::ceil(static_cast<double>(grid) / a.block);
+  return harness::reduce_depth(reduce_stage_5_per_thread(a, grid), a.block, 0) + harness::reduce_depth(last, a.block, 0);
+}
+
+//! Stage 7 as the harness runs it: the program `reduce_stage_7`, the ladder and the tests.
+inline harness::Stage<harness::Reduce> reduce_stage_7_stage() {
+  harness::Stage<harness::Reduce> s = harness::stage_of_card<harness::Reduce>(
+      {"reduce_stage_7", "one launch at every size",
+       "no second pass: the last block to finish folds the partials and resets its ticket; one block and no "
+       "ticket when one block covers n; a grid of one 64-byte trip per thread, up to one wave",
+       "chapter 8, past section 8.6: chapter 7's stage 12 with chapter 8's operators"});
+  s.caps = two_pass_caps();
+  s.deterministic = true;
+  s.grid_stride = true;
+  s.grid_for = reduce_stage_7_grid;
+  s.workspace_bytes = reduce_stage_7_workspace;
+  s.workspace_zeroed_bytes = kTicketBytes;
+  s.depth = reduce_stage_7_depth;
+  s.launch = launch_reduce_stage_7;
+  return s;
+}
+
+}  // namespace ch08
