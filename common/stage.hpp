@@ -106,8 +106,10 @@ struct Stage {
   std::string instead;
 
   //! Enqueues the whole algorithm on args.stream (zeroing, every pass). Called with n > 0 and
-  //! arguments already validated; the harness checks the launch for errors afterwards.
-  std::function<void(const Args&)> launch;
+  //! arguments already validated; the harness checks the launch for errors afterwards. A plain
+  //! function (the stage header's launch_<stage>), so the way from the command line to the
+  //! kernel's <<<...>>> goes through named functions only.
+  void (*launch)(const Args&) = nullptr;
 };
 
 //! What a reader sees of a stage, as its header writes it: the four fields of Stage that say what the

@@ -112,7 +112,8 @@ inline harness::Stage<harness::Histogram> histogram_stage_1_stage(bool skip_empt
   s.shared_bytes = privatised_smem;
   s.instead = "histogram_stage_0";
   s.grid_for = histogram_one_per_thread_grid;
-  s.launch = [skip_empty](const harness::HistogramArgs& a) { launch_histogram_stage_1(a, skip_empty); };
+  if (skip_empty) s.launch = [](const harness::HistogramArgs& a) { launch_histogram_stage_1(a, true); };
+  else s.launch = [](const harness::HistogramArgs& a) { launch_histogram_stage_1(a, false); };
   return s;
 }
 

@@ -50,6 +50,24 @@ inline std::vector<std::string> histogram_bug_names() {
   return names;
 }
 
+//! Enqueues the broken histogram: with `LostOneCount` a correct one that then takes one count away,
+//! else one that never reads the samples `L` names (see broken_histogram_stage).
+template <bool LostOneCount, Lost L>
+void launch_broken_histogram(const HistogramArgs& a) {
+  const std::size_t grid = std::min<std::size_t>(blocks_for(a.n, a.block), 1024);
+  LostElements keep;
+  keep.end = a.n;  // reads every sample
+  if (!LostOneCount) keep = lost_elements(L, a.n, static_cast<std::size_t>(a.block));
+  CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(Count), a.stream));
+  with_sample_type(a.type, [&](auto t) {
+    using T = decltype(t);
+    with_bin_map<T>(a, [&](auto map) {
+      broken_histogram_count<T><<<grid, a.block, 0, a.stream>>>(a.input<T>(), a.n, map, keep, a.output<Count>());
+    });
+  });
+  if (LostOneCount) broken_histogram_lose_one<<<1, 1, 0, a.stream>>>(a.output<Count>(), a.bins);
+}
+
 //! A broken histogram as a stage (uint8, int and float samples; any block size): with
 //! `lost_one_count` a correct histogram that then takes one count away, else one that never reads
 //! the samples `lost` names (blocks of a.block samples).
@@ -63,20 +81,16 @@ inline Stage<Histogram> broken_histogram_stage(bool lost_one_count, Lost lost = 
   s.deterministic = true;
   s.caps.max_bins = 1 << 20;
   s.grid_for = [](const HistogramArgs& a) { return std::min<std::size_t>(blocks_for(a.n, a.block), 1024); };
-  s.launch = [lost_one_count, lost](const HistogramArgs& a) {
-    const std::size_t grid = std::min<std::size_t>(blocks_for(a.n, a.block), 1024);
-    LostElements keep;
-    keep.end = a.n;  // reads every sample
-    if (!lost_one_count) keep = lost_elements(lost, a.n, static_cast<std::size_t>(a.block));
-    CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(Count), a.stream));
-    with_sample_type(a.type, [&](auto t) {
-      using T = decltype(t);
-      with_bin_map<T>(a, [&](auto map) {
-        broken_histogram_count<T><<<grid, a.block, 0, a.stream>>>(a.input<T>(), a.n, map, keep, a.output<Count>());
-      });
-    });
-    if (lost_one_count) broken_histogram_lose_one<<<1, 1, 0, a.stream>>>(a.output<Count>(), a.bins);
-  };
+  if (lost_one_count) {
+    s.launch = launch_broken_histogram<true, Lost::first>;
+    return s;
+  }
+  switch (lost) {
+    case Lost::first: s.launch = launch_broken_histogram<false, Lost::first>; break;
+    case Lost::last: s.launch = launch_broken_histogram<false, Lost::last>; break;
+    case Lost::last_three: s.launch = launch_broken_histogram<false, Lost::last_three>; break;
+    case Lost::block_firsts: s.launch = launch_broken_histogram<false, Lost::block_firsts>; break;
+  }
   return s;
 }
 

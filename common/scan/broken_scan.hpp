@@ -15,6 +15,13 @@
 
 namespace harness {
 
+//! The arguments with the other scan asked: inclusive for exclusive and the other way round.
+inline ScanArgs flipped_scan(const ScanArgs& a) {
+  ScanArgs b = a;
+  b.inclusive = !a.inclusive;
+  return b;
+}
+
 //! CUB's scan asked the wrong question: the inclusive scan where the exclusive one is asked
 //! (out[i] = correct[i + 1]) and the exclusive scan where the inclusive one is asked
 //! (out[i] = correct[i - 1], out[0] = 0). Program: scan_broken --bug shifted.
@@ -24,14 +31,38 @@ inline Stage<Scan> broken_shifted_scan_stage() {
   s.label = "broken: shifted by one";
   s.change = "deliberately wrong for the self-test: inclusive where exclusive is asked and the other way round";
   s.source = "the harness self-test";
-  auto flip = [](const ScanArgs& a) {
-    ScanArgs b = a;
-    b.inclusive = !a.inclusive;
-    return b;
-  };
-  s.workspace_bytes = [inner = s.workspace_bytes, flip](const ScanArgs& a) { return inner(flip(a)); };
-  s.launch = [inner = s.launch, flip](const ScanArgs& a) { inner(flip(a)); };
+  s.workspace_bytes = [inner = s.workspace_bytes](const ScanArgs& a) { return inner(flipped_scan(a)); };
+  s.launch = [](const ScanArgs& a) { launch_cub_scan(flipped_scan(a)); };
   return s;
+}
+
+//! Workspace bytes of broken_lost_scan_stage's copy of the input (0 where it scans the input itself).
+inline std::size_t lost_scan_copy_bytes(const ScanArgs& a, Lost lost) {
+  const bool copies = lost == Lost::first || lost == Lost::block_firsts;
+  return copies ? (a.n * dtype_size(a.type) + 255) / 256 * 256 : 0;
+}
+
+//! Enqueues CUB's scan with the input elements `Lost` names lost (see broken_lost_scan_stage).
+template <Lost L>
+void launch_lost_scan(const ScanArgs& a) {
+  const LostElements keep = lost_elements(L, a.n, static_cast<std::size_t>(a.block));
+  ScanArgs b = a;
+  const std::size_t copy = lost_scan_copy_bytes(a, L);
+  b.workspace = static_cast<unsigned char*>(a.workspace) + copy;
+  b.workspace_size = a.workspace_size - copy;
+  if (copy > 0) {
+    const std::size_t size = dtype_size(a.type);
+    auto* in = static_cast<unsigned char*>(a.workspace);
+    CUDA_CHECK(cudaMemcpyAsync(in, a.in, a.n * size, cudaMemcpyDeviceToDevice, a.stream));
+    if (keep.begin > 0) CUDA_CHECK(cudaMemsetAsync(in, 0, keep.begin * size, a.stream));
+    for (int k = 0; k < keep.num_skipped; ++k)
+      CUDA_CHECK(cudaMemsetAsync(in + keep.skipped[k] * size, 0, size, a.stream));
+    b.in = in;
+  } else {
+    b.n = keep.end;
+    if (b.n == 0) return;  // nothing left to scan: every output keeps the poison
+  }
+  launch_cub_scan(b);
 }
 
 //! CUB's scan, losing input elements as `lost` says (blocks of a.block elements):
@@ -47,33 +78,15 @@ inline Stage<Scan> broken_lost_scan_stage(Lost lost) {
   s.label = "broken: " + lost_label(lost, "element");
   s.change = "deliberately wrong for the self-test: CUB's scan with input elements lost";
   s.source = "the harness self-test";
-  const bool copies = lost == Lost::first || lost == Lost::block_firsts;
-  auto copy_bytes = [copies](const ScanArgs& a) -> std::size_t {
-    return copies ? (a.n * dtype_size(a.type) + 255) / 256 * 256 : 0;
+  s.workspace_bytes = [inner = cub.workspace_bytes, lost](const ScanArgs& a) {
+    return lost_scan_copy_bytes(a, lost) + inner(a);
   };
-  s.workspace_bytes = [inner = cub.workspace_bytes, copy_bytes](const ScanArgs& a) {
-    return copy_bytes(a) + inner(a);
-  };
-  s.launch = [inner = cub.launch, copy_bytes, lost, copies](const ScanArgs& a) {
-    const LostElements keep = lost_elements(lost, a.n, static_cast<std::size_t>(a.block));
-    ScanArgs b = a;
-    const std::size_t copy = copy_bytes(a);
-    b.workspace = static_cast<unsigned char*>(a.workspace) + copy;
-    b.workspace_size = a.workspace_size - copy;
-    if (copies) {
-      const std::size_t size = dtype_size(a.type);
-      auto* in = static_cast<unsigned char*>(a.workspace);
-      CUDA_CHECK(cudaMemcpyAsync(in, a.in, a.n * size, cudaMemcpyDeviceToDevice, a.stream));
-      if (keep.begin > 0) CUDA_CHECK(cudaMemsetAsync(in, 0, keep.begin * size, a.stream));
-      for (int k = 0; k < keep.num_skipped; ++k)
-        CUDA_CHECK(cudaMemsetAsync(in + keep.skipped[k] * size, 0, size, a.stream));
-      b.in = in;
-    } else {
-      b.n = keep.end;
-      if (b.n == 0) return;  // nothing left to scan: every output keeps the poison
-    }
-    inner(b);
-  };
+  switch (lost) {
+    case Lost::first: s.launch = launch_lost_scan<Lost::first>; break;
+    case Lost::last: s.launch = launch_lost_scan<Lost::last>; break;
+    case Lost::last_three: s.launch = launch_lost_scan<Lost::last_three>; break;
+    case Lost::block_firsts: s.launch = launch_lost_scan<Lost::block_firsts>; break;
+  }
   return s;
 }
 

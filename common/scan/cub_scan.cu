@@ -162,11 +162,13 @@ Stage<Scan> cub_scan_stage() {
   // CUB's tiles hold at least 256 elements; each look-back hop adds at most a warp reduction
   // (5 levels) and two additions: the same upper bound as the repository's look-back stages.
   s.depth = [](const ScanArgs& a) { return 64.0 + 7.0 * static_cast<double>((a.n + 255) / 256); };
-  s.launch = [](const ScanArgs& a) {
-    std::size_t bytes = a.workspace_size;
-    with_input_type(a.type, [&](auto t) { cub_scan_dispatch<decltype(t)>(a.workspace, bytes, a); });
-  };
+  s.launch = launch_cub_scan;
   return s;
+}
+
+void launch_cub_scan(const ScanArgs& a) {
+  std::size_t bytes = a.workspace_size;
+  with_input_type(a.type, [&](auto t) { cub_scan_dispatch<decltype(t)>(a.workspace, bytes, a); });
 }
 
 }  // namespace harness

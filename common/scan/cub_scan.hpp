@@ -16,4 +16,9 @@ namespace harness {
 //! decoupled look-back).
 Stage<Scan> cub_scan_stage();
 
+//! Enqueues CUB's scan (cub::DeviceScan::ExclusiveSum or InclusiveSum, as a.inclusive says) on
+//! a.stream, in a.workspace (at least cub_scan_stage().workspace_bytes(a) bytes): the launch of
+//! cub_scan_stage().
+void launch_cub_scan(const ScanArgs& a);
+
 }  // namespace harness

@@ -53,7 +53,8 @@ Steps run only when named:
              inclusive) and the uint8 histogram (uniform one-bin zipf image, $COVER_DISTS), the fast
              stages only, each with CUB and the ceilings in the same run (--sizes, graph-replayed):
              coverage_<problem>_<type>[_<op>|_<dist>]_{small,large}.csv / .md ($COVER_SMALL
-             [2^10,2^12,..,2^20] at 100 runs per sample, $COVER_LARGE [2^22,..,2^30] at $COVER_LARGE_RUNS [3])
+             [2^10,2^12,..,2^20] at 100 runs per sample, $COVER_LARGE [2^22,..,2^30] at $COVER_LARGE_RUNS [3];
+             $COVER_PROBLEMS [reduce scan histogram] picks problems)
   commands   scripts/maintainers/run_doc_commands.py --skip tutorial.sh, the cmake commands first, then the
              others: every command the README and the chapter pages show, as printed, from the
              repository's root ($OUT/doc_commands.log, each command's whole output in
@@ -284,15 +285,21 @@ if want coverage; then
     run_ladder "$p" "${tag}_small" --sizes "$small" --iters 20 --warmup 3 "$@" >/dev/null
     run_ladder "$p" "${tag}_large" --sizes "$large" --iters 10 --warmup 2 --runs-per-sample "${COVER_LARGE_RUNS:-3}" "$@" >/dev/null
   }
+  problems=" ${COVER_PROBLEMS:-reduce scan histogram} "
   for t in ${COVER_TYPES:-float double int}; do
-    cover reduce_ladder "coverage_reduce_ch07_${t}_sum" --type "$t" \
-      --stages reduce_kernel_9,reduce_kernel_10,reduce_kernel_11,reduce_kernel_12,reduce_kernel_13
-    for op in sum max min; do
-      cover reduce_ladder_ch08 "coverage_reduce_ch08_${t}_$op" --type "$t" --op "$op" --stages reduce_stage_4,reduce_stage_5
-    done
-    cover scan_ladder "coverage_scan_${t}" --type "$t" --stages scan_stage_7,scan_stage_8,scan_stage_9
-    cover scan_ladder "coverage_scan_${t}_inclusive" --type "$t" --inclusive --stages scan_stage_7,scan_stage_8,scan_stage_9
+    if [[ $problems == *" reduce "* ]]; then
+      cover reduce_ladder "coverage_reduce_ch07_${t}_sum" --type "$t" \
+        --stages reduce_kernel_9,reduce_kernel_10,reduce_kernel_11,reduce_kernel_12,reduce_kernel_13
+      for op in sum max min; do
+        cover reduce_ladder_ch08 "coverage_reduce_ch08_${t}_$op" --type "$t" --op "$op" --stages reduce_stage_4,reduce_stage_5,reduce_stage_7
+      done
+    fi
+    if [[ $problems == *" scan "* ]]; then
+      cover scan_ladder "coverage_scan_${t}" --type "$t" --stages scan_stage_7,scan_stage_8,scan_stage_9
+      cover scan_ladder "coverage_scan_${t}_inclusive" --type "$t" --inclusive --stages scan_stage_7,scan_stage_8,scan_stage_9
+    fi
   done
+  [[ $problems == *" histogram "* ]] || COVER_DISTS=" "
   for d in ${COVER_DISTS:-uniform one-bin zipf image}; do
     cover histogram_ladder "coverage_histogram_uint8_$d" --type uint8 --dist "$d" \
       --stages histogram_stage_4,histogram_stage_5,histogram_stage_6,histogram_stage_7

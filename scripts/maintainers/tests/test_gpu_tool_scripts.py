@@ -120,7 +120,7 @@ class CommandLines(unittest.TestCase):
         # Scripts that need a positional argument get one, so that the flag is what is refused.
         positional = {"plot_ladder.py": ["x.csv"], "plot_size_sweep.py": ["x.csv"], "ninja_times.py": ["build"],
                       "plot_small_inputs.py": ["x.csv"],
-                      "step_causes.py": ["x.csv"]}
+                      "step_causes.py": ["x.csv"], "coverage_table.py": ["results"]}
         for path in scripts():
             with self.subTest(script=os.path.basename(path)):
                 args = positional.get(os.path.basename(path), []) + ["--no-such-flag"]
@@ -128,6 +128,20 @@ class CommandLines(unittest.TestCase):
                 self.assertEqual(rc, 2, out + err)
                 self.assertIn("--no-such-flag", err, out + err)
                 self.assertEqual(os.listdir(self.tmp), [], "a refused command must not create anything")
+
+    def test_coverage_table_applies_the_rule(self):
+        # One size where the stage is behind CUB by 1.5% but both sit within 2% of the read (passes),
+        # one where it is behind by 1.5% away from the floor (fails), one where it is ahead.
+        head = "stage,n,verified,us_median\n"
+        rows = {1024: (10.15, 10.0, 10.0), 2048: (10.15, 10.0, 5.0), 4096: (9.0, 10.0, 5.0)}
+        with open(os.path.join(self.tmp, "coverage_reduce_x_small.csv"), "w") as f:
+            f.write(head)
+            for n, (stage, cub, read) in rows.items():
+                f.write(f"reduce_stage_7,{n},true,{stage}\ncub::DeviceReduce,{n},true,{cub}\nread (stream),{n},,{read}\n")
+        rc, out, err = run_script(os.path.join(MAINTAINERS, "coverage_table.py"), [self.tmp], self.tmp, self.env)
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("| reduce_x | 0.99 s7 (at the floor) | **0.99 s7** | 1.11 s7 |", out)
+        self.assertIn("1 cell(s) below CUB", out)
 
     def test_gpu_machine_check_rejects_unknown_steps(self):
         rc, out, err = run_script(os.path.join(MAINTAINERS, "gpu_machine_check.sh"), ["build", "ladder"],
