@@ -11,7 +11,6 @@
 //! stays below 2^31 + 2^14 + 46 < 2^32 - 1. The global counters are 64-bit (harness::Count).
 #pragma once
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 
 #include "histogram_problem.hpp"
@@ -49,19 +48,9 @@ std::size_t resident_blocks_with_smem(const void* kernel, int block, std::size_t
 //! @throws UsageError when the device cannot give one block that much shared memory
 void allow_dynamic_smem(const void* kernel, std::size_t dynamic_smem);
 
-//! Blocks that balance what a privatised block costs whatever its share (zeroing its private
-//! histogram and merging it: `bins` counters, merged by every block into the same global bins)
-//! against what its share costs (n / grid samples): the sum of the two, n / grid + grid x bins,
-//! is smallest at grid = sqrt(n / bins). ceil of that, at least 1. At 256 bins: 64 blocks at 2^20
-//! samples, 256 at 2^24, a full wave of an H100 or H200 (about 1056) from 2^28.
-inline std::size_t merge_balanced_grid(std::size_t n, int bins) {
-  const double g = std::ceil(std::sqrt(static_cast<double>(n) / static_cast<double>(std::max(bins, 1))));
-  return std::max<std::size_t>(1, static_cast<std::size_t>(g));
-}
-
 //! Default grid of a coarsened (grid-stride) stage: the blocks of its kernel resident at once with
-//! its shared memory, but no more than one step of `per_step` samples per thread needs, nor more
-//! than merge_balanced_grid; then --grid and the counter bound (stage_grid).
+//! its shared memory, but no more than one step of `per_step` samples per thread needs; then
+//! --grid and the counter bound (stage_grid).
 //! @tparam WithKernel callable as `with_kernel(a, f)`, calling `f(kernel, T{}, map, smem_bytes)`
 //!         with the stage's kernel for the arguments (each stage header has one)
 //! @param[in] a the launch arguments (type, n, block, grid, bins)
@@ -76,7 +65,7 @@ std::size_t resident_grid(const HistogramArgs& a, std::size_t per_step, WithKern
   const std::size_t steps = (a.n + per_step - 1) / per_step;
   const std::size_t block = static_cast<std::size_t>(a.block);
   const std::size_t needed = std::max<std::size_t>(1, (steps + block - 1) / block);
-  return stage_grid(a.grid, std::min({resident, needed, merge_balanced_grid(a.n, a.bins)}), a.n);
+  return stage_grid(a.grid, std::min(resident, needed), a.n);
 }
 
 }  // namespace harness
