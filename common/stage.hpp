@@ -80,7 +80,7 @@ struct Stage {
   //! the same poison) sets them again. Their first 4 bytes hold a count (a ticket counter, the
   //! counts of a run word) that every complete launch leaves at 0: Session::check_output fails a
   //! run after which it is not, since that run began from a workspace nobody prepared. A launch
-  //! that draws a ticket past its grid writes nothing (no access out of bounds).
+  //! that draws a ticket past its grid writes no result (no access out of bounds).
   std::size_t workspace_zeroed_bytes = 0;
   //! Longest chain of floating-point additions any output value goes through (elements per
   //! thread, tree levels, partials folded serially or by atomics), for the error bound on random

@@ -54,8 +54,9 @@ __device__ __forceinline__ A warp_fold(A v, Op op) {
 
 //! The complete block reduction of section 8.6: warp_fold in every warp, lane 0 of each warp
 //! stores its warp's value, one barrier, warp 0 folds the Block / 32 values by warp_fold.
-//! Uses a static shared array of Block / 32 accumulators; call it at most once per kernel (a second
-//! call would need a barrier before it overwrites the slots).
+//! Uses a static shared array of Block / 32 accumulators; call it at most once per kernel unless a
+//! barrier separates the calls (a second call overwrites the slots: stage 7's last block calls it
+//! twice, with the ticket's barrier between, last_block_fold.cuh).
 //! @tparam A accumulator type
 //! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
 //! @tparam Op Sum, Max or Min

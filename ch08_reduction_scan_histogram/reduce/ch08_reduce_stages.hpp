@@ -4,7 +4,8 @@
 //! value); this list only collects them. Stages 0 to 5 reduce float, double or int with sum, max or
 //! min, block sizes 32..1024, and finish with a one-block second pass (no atomics: deterministic
 //! run to run). Int sums are exact: accumulated in long long, output int64. Stage 6 sums float and
-//! double with the same bits on any block size, grid and GPU.
+//! double with the same bits on any block size, grid and GPU; stage 7 reduces in one launch (the
+//! last block folds the partials).
 #pragma once
 #include <string>
 #include <vector>

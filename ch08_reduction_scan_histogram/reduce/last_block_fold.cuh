@@ -23,8 +23,10 @@ inline constexpr std::size_t kTicketBytes = 16;
 
 //! The last-block fold: thread 0 of each block stores `block_value` to partials[blockIdx.x] and
 //! takes a ticket (fetch_add(1), acquire-release, device scope); the block that draws ticket
-//! gridDim.x - 1 takes gridDim.x back off the counter (fetch_sub: the counter ends where this
-//! launch found it, whatever order the tickets came in), folds partials[0..gridDim.x) with `op`
+//! gridDim.x - 1 takes gridDim.x back off the counter (fetch_sub: a counter that was zero is zero
+//! again, whatever order the tickets came in; one that started elsewhere is not, since then no block
+//! or the wrong block drew the last ticket, and the harness's check of the counter fails the run),
+//! folds partials[0..gridDim.x) with `op`
 //! (thread i takes i, i + Block, ...: a fixed order, so the same bits on every run) and block_fold,
 //! and thread 0 writes the result. Nobody waits for anybody.
 //! @tparam A accumulator type
@@ -36,6 +38,10 @@ inline constexpr std::size_t kTicketBytes = 16;
 //! @param[out] out one accumulator: the result (written, not accumulated)
 //! @param[in] op the operator
 //! Two launches on one workspace must not run at once.
+//! Why the last block sees every partial: thread 0 stores its block's partial, then its fetch_add
+//! releases it; the tickets form one release sequence on the counter, so the acquire of the thread
+//! that draws the last ticket sees every partial stored before any ticket; __syncthreads hands that
+//! to the rest of its block. (__ldcg is only a cache hint: read once, skip L1.)
 //! Source: chapter 7's stages 11 and 12 (last_block_finish.cuh) with chapter 8's operators.
 template <class A, int Block, class Op>
 __device__ __forceinline__ void fold_in_last_block(A block_value, A* partials, unsigned* tickets, A* out, Op op) {

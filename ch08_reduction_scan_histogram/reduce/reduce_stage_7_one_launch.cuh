@@ -12,16 +12,21 @@
 //!     and takes the tickets back off the counter, so that no zeroing launch is needed either;
 //!   - one block when it is enough: its value is the result, written directly, with no partial and
 //!     no ticket;
-//!   - a grid sized to n: each thread gets at least one trip of stage 5's loop (kVectorLoads 16-byte
-//!     loads, 64 bytes), and the grid grows with n only up to one full wave of resident blocks. At
-//!     small n every load of the run is in flight at once; at large n the grid is stage 5's.
+//!   - a grid sized to n: one block per Block x 64 bytes of input (one trip of stage 5's loop per
+//!     thread: kVectorLoads 16-byte loads), growing with n only up to one full wave of resident
+//!     blocks. At small n every load of the run is in flight at once (a thread with less than a whole
+//!     trip reads its vectors one at a time, in the loop's second part); at large n the grid is
+//!     stage 5's.
 //! Every n and any element-aligned address, as stage 5 (the same loop). The fold order is fixed by n,
 //! the alignment, the block and the grid: the same bits on every run.
 //! What the profiler should show against stage 5: one kernel per run (Nsight Systems; the ladder's
 //! `launches` column counts a run's graph nodes), a grid of one block up to Block x 64 bytes of
 //! input; at large n the same DRAM throughput. The timings beside CUB: README.md of this folder.
 //! Source: this tutorial, chapter 7's stage 12 (reduce_kernel_12_small_inputs.cuh) brought to
-//! chapter 8's operators; the self-resetting ticket as in the CUDA samples' threadFenceReduction.
+//! chapter 8's operators; its self-resetting ticket (a fetch_sub, not the store of 0 of the CUDA
+//! samples' threadFenceReduction: last_block_finish.cuh says why).
+//! dispatch and two_pass_caps come from reduce_second_pass.cuh, which holds what every chapter-8
+//! stage shares (the second-pass kernel among it, unused here).
 #pragma once
 #include <cuda_runtime.h>
 
