@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace harness {
@@ -28,6 +29,19 @@ enum class Lost {
 //! skip-block-firsts.
 inline std::vector<std::string> lost_names() {
   return {"skip-first", "drop-last", "drop-last-3", "skip-block-firsts"};
+}
+
+//! Calls `f(std::integral_constant<Lost, L>{})` for the run-time bug `lost` and returns what it
+//! returns, so that a broken stage can pick its launch, a template over the bug, as a plain function.
+template <class F>
+decltype(auto) with_lost(Lost lost, F&& f) {
+  switch (lost) {
+    case Lost::last: return f(std::integral_constant<Lost, Lost::last>{});
+    case Lost::last_three: return f(std::integral_constant<Lost, Lost::last_three>{});
+    case Lost::block_firsts: return f(std::integral_constant<Lost, Lost::block_firsts>{});
+    case Lost::first: break;
+  }
+  return f(std::integral_constant<Lost, Lost::first>{});
 }
 
 //! What a broken stage with bug `lost` does, for its label: "skips the first element", "drops the

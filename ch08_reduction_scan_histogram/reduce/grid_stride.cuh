@@ -5,6 +5,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <utility>
 
@@ -39,16 +40,21 @@ __device__ __forceinline__ accumulator_t<Op, T> grid_stride_fold(const T* __rest
   return acc;
 }
 
-//! The grid of the grid-stride stages 2, 3 and 4: the user's --grid if given, else one full wave of
-//! resident blocks of the kernel that `kernel_of(T{}, Op{}, std::integral_constant<int, Block>{})`
-//! returns (its address): harness::occupancy_grid, at least one element per thread.
+//! The grid of the grid-stride stages 2 to 5 and 7: the user's --grid if given, else one full wave
+//! of resident blocks of the kernel that `kernel_of(T{}, Op{}, std::integral_constant<int, Block>{})`
+//! returns (its address), but no more blocks than give each thread `min_bytes_per_thread` bytes of
+//! input (harness::occupancy_grid; at least one element per thread).
 //! @tparam KernelOf generic callable (T, Op, integral_constant<int, Block>) -> const void*
+//! @param[in] a the launch arguments (type, op, block, n, grid)
+//! @param[in] kernel_of the stage's kernel for a type, operator and block size
+//! @param[in] min_bytes_per_thread bytes of input a thread gets before the grid grows (1: one element)
 template <class KernelOf>
-std::size_t resident_grid_for(const harness::ReduceArgs& a, KernelOf kernel_of) {
+std::size_t resident_grid_for(const harness::ReduceArgs& a, KernelOf kernel_of, std::size_t min_bytes_per_thread = 1) {
   if (a.grid != 0) return a.grid;
   std::size_t grid = 0;
   dispatch(a.type, a.op, a.block, [&](auto t, auto op, auto block) {
-    grid = harness::occupancy_grid(kernel_of(t, op, block), a.block, a.n, 1);
+    const std::size_t elements = std::max<std::size_t>(1, min_bytes_per_thread / sizeof(decltype(t)));
+    grid = harness::occupancy_grid(kernel_of(t, op, block), a.block, a.n, elements);
   });
   return grid;
 }

@@ -30,14 +30,12 @@
 #pragma once
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
 #include "barrier_policy.cuh"
 #include "block_folds.cuh"
-#include "cuda_check.hpp"
-#include "device_info.hpp"
+#include "grid_stride.cuh"
 #include "last_block_fold.cuh"
 #include "reduce_ops.cuh"
 #include "reduce_problem.hpp"
@@ -74,20 +72,18 @@ __global__ void __launch_bounds__(Block)
 
 // ---- How stage 7 is launched -----------------------------------------------------------------
 
-//! Bytes a thread of stage 7 reads before the grid stops growing with n: one trip of stage 5's loop.
-inline std::size_t stage_7_bytes_per_thread() { return kVectorLoads * 16; }
+//! Bytes a thread of stage 7 reads before the grid grows with n: one trip of stage 5's loop.
+inline constexpr std::size_t kStage7BytesPerThread = kVectorLoads * 16;
 
 //! Stage 7's grid: the user's --grid if given, else one block per Block x 64 bytes of input (one trip
-//! of the loop per thread), at most one full wave of resident blocks (harness::occupancy_grid).
+//! of the loop per thread), at most one full wave of resident blocks (resident_grid_for).
 inline std::size_t reduce_stage_7_grid(const harness::ReduceArgs& a) {
-  if (a.grid != 0) return a.grid;
-  std::size_t grid = 0;
-  dispatch(a.type, a.op, a.block, [&](auto t, auto op, auto block) {
-    using T = decltype(t);
-    const void* kernel = reinterpret_cast<const void*>(&reduce_stage_7<T, decltype(op), decltype(block)::value>);
-    grid = harness::occupancy_grid(kernel, a.block, a.n, std::max<std::size_t>(1, stage_7_bytes_per_thread() / sizeof(T)));
-  });
-  return grid;
+  return resident_grid_for(
+      a,
+      [](auto t, auto op, auto block) {
+        return reinterpret_cast<const void*>(&reduce_stage_7<decltype(t), decltype(op), decltype(block)::value>);
+      },
+      kStage7BytesPerThread);
 }
 
 //! Stage 7's workspace on `grid` blocks: the ticket counter, then one partial per block.

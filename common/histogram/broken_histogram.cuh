@@ -50,11 +50,16 @@ inline std::vector<std::string> histogram_bug_names() {
   return names;
 }
 
+//! The broken histogram's grid: one block per a.block samples, at most 1024.
+inline std::size_t broken_histogram_grid(const HistogramArgs& a) {
+  return std::min<std::size_t>(blocks_for(a.n, a.block), 1024);
+}
+
 //! Enqueues the broken histogram: with `LostOneCount` a correct one that then takes one count away,
 //! else one that never reads the samples `L` names (see broken_histogram_stage).
 template <bool LostOneCount, Lost L>
 void launch_broken_histogram(const HistogramArgs& a) {
-  const std::size_t grid = std::min<std::size_t>(blocks_for(a.n, a.block), 1024);
+  const std::size_t grid = broken_histogram_grid(a);
   LostElements keep;
   keep.end = a.n;  // reads every sample
   if (!LostOneCount) keep = lost_elements(L, a.n, static_cast<std::size_t>(a.block));
@@ -80,17 +85,9 @@ inline Stage<Histogram> broken_histogram_stage(bool lost_one_count, Lost lost = 
   s.types = {DType::u8, DType::i32, DType::f32};
   s.deterministic = true;
   s.caps.max_bins = 1 << 20;
-  s.grid_for = [](const HistogramArgs& a) { return std::min<std::size_t>(blocks_for(a.n, a.block), 1024); };
-  if (lost_one_count) {
-    s.launch = launch_broken_histogram<true, Lost::first>;
-    return s;
-  }
-  switch (lost) {
-    case Lost::first: s.launch = launch_broken_histogram<false, Lost::first>; break;
-    case Lost::last: s.launch = launch_broken_histogram<false, Lost::last>; break;
-    case Lost::last_three: s.launch = launch_broken_histogram<false, Lost::last_three>; break;
-    case Lost::block_firsts: s.launch = launch_broken_histogram<false, Lost::block_firsts>; break;
-  }
+  s.grid_for = broken_histogram_grid;
+  if (lost_one_count) s.launch = launch_broken_histogram<true, Lost::first>;
+  else s.launch = with_lost(lost, [](auto bug) { return &launch_broken_histogram<false, decltype(bug)::value>; });
   return s;
 }
 

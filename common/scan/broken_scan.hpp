@@ -81,12 +81,7 @@ inline Stage<Scan> broken_lost_scan_stage(Lost lost) {
   s.workspace_bytes = [inner = cub.workspace_bytes, lost](const ScanArgs& a) {
     return lost_scan_copy_bytes(a, lost) + inner(a);
   };
-  switch (lost) {
-    case Lost::first: s.launch = launch_lost_scan<Lost::first>; break;
-    case Lost::last: s.launch = launch_lost_scan<Lost::last>; break;
-    case Lost::last_three: s.launch = launch_lost_scan<Lost::last_three>; break;
-    case Lost::block_firsts: s.launch = launch_lost_scan<Lost::block_firsts>; break;
-  }
+  s.launch = with_lost(lost, [](auto bug) { return &launch_lost_scan<decltype(bug)::value>; });
   return s;
 }
 
