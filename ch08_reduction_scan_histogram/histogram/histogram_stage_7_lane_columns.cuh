@@ -175,17 +175,21 @@ std::size_t histogram_stage_7_grid(const harness::HistogramArgs& a) {
   });
 }
 
-//! Zeroes the histogram and launches stage 7 with `Copies` copies per block.
-template <int Copies>
-void launch_histogram_stage_7(const harness::HistogramArgs& a) {
-  const std::size_t grid = histogram_stage_7_grid<Copies>(a);
-  const int copies = lane_column_copies(a, Copies);
+//! Zeroes the histogram and launches stage 7's kernel on `grid` blocks with `copies` copies per
+//! block (stage 8 launches the same kernel on its own grid).
+inline void launch_lane_columns(const harness::HistogramArgs& a, int copies, std::size_t grid) {
   CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(harness::Count), a.stream));
   with_stage_7_kernel(a, copies, [&](auto kernel, auto t, auto map, std::size_t smem) {
     using T = decltype(t);
     harness::allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem);
     kernel<<<grid, a.block, smem, a.stream>>>(a.input<T>(), a.n, map, copies, a.output<harness::Count>());
   });
+}
+
+//! Zeroes the histogram and launches stage 7 with `Copies` copies per block on its grid.
+template <int Copies>
+void launch_histogram_stage_7(const harness::HistogramArgs& a) {
+  launch_lane_columns(a, lane_column_copies(a, Copies), histogram_stage_7_grid<Copies>(a));
 }
 
 //! Stage 7 as the harness sees it, with `Copies` copies per block (1: the ladder's).

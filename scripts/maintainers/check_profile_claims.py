@@ -61,7 +61,7 @@ first kernel of each launch):
            waits on mbarriers, and only once, after setup, at a block barrier). Stage 8 needs
            compute capability 9.0: on an older GPU its claims read SKIPPED (needs sm_90), not FAIL
 
-Chapter 8, histogram (--chapter ch08-histogram, histogram_stage_0..7, 8-bit samples, 256 bins):
+Chapter 8, histogram (--chapter ch08-histogram, histogram_stage_0..8, 8-bit samples, 256 bins):
   0 -> 0@one-bin  one counter: the busiest L2 slice counts >= ONE_SLICE_MIN_PCT % of the SMs' atomic requests
            (>= ONE_BIN_SLICE_MIN_RISE times its share with 256 counters), and
            the kernel takes >= ONE_BIN_ATOMIC_MIN_TIME_RISE times uniform data's time
@@ -108,6 +108,9 @@ Chapter 8, histogram (--chapter ch08-histogram, histogram_stage_0..7, 8-bit samp
            LANE_COLUMN_MIN_WAVEFRONT_DROP (lane columns put a warp's 32 atomics in 32 banks; stage 4's
            per-warp copies collide on banks), with the same number of shared atomics within
            LANE_COLUMN_ATOMICS_TOLERANCE (one per sample on uniform data)
+  7 -> 8   the merge-balanced grid (about sqrt(n / bins) blocks, 256 at 2^24): the grid and the global
+           atomics of the merge fall by >= BALANCED_GRID_MIN_DROP, the shared atomics stay the same
+           (one per sample) and the kernel time falls by >= BALANCED_GRID_MIN_TIME_DROP
 
 A stage name with "@" (histogram_stage_1@one-bin) is the program before the "@", run with the
 flags stage_args gives that name: for the histogram, "@grid" is --grid 1056, "@one-bin" one-bin data
@@ -200,6 +203,9 @@ RANDOM_BINS_MIN_WAVEFRONTS = 1.5    # histogram 1, uniform: random bins collide 
 SAME_WAVEFRONTS_TOLERANCE = 0.10    # histogram 1@one-bin -> 2@one-bin: the same wavefronts per instruction
 PER_WARP_FOLD_MIN_LD_RISE = 4.0     # histogram 1 -> 2 at one thread per sample: the fold reads 8 copies
 RUNS_MIN_TIME_DROP = 0.20        # histogram 5 -> 6, one-bin: kernel time falls by >= 20%
+BALANCED_GRID_MIN_DROP = 0.40    # histogram 7 -> 8 at 2^24, 256 bins: the grid and the merge's global atomics fall
+                                 # by >= 40% (a full wave of resident blocks -> 256)
+BALANCED_GRID_MIN_TIME_DROP = 0.05  # histogram 7 -> 8: the kernel time falls by >= 5%
 
 K7 = "reduce_kernel_%d"
 K9A, K9B = "reduce_kernel_9a", "reduce_kernel_9b"  # stage 9's first two changes alone (atomic finish only)
@@ -340,7 +346,8 @@ CHAPTERS = {
         "stages": [H8 % 0, H8 % 0 + "@one-bin", H8 % 1, H8 % 1 + "@grid", H8 % 1 + "@one-bin", H8 % 2 + "@one-bin",
                    H8 % 1 + "@fold-all", H8 % 1 + "@one-bin-default-grid", H8 % 2 + "@one-bin-default-grid",
                    H8 % 1 + "@fold-all-one-bin",
-                   H8 % 2, H8 % 3, H8 % 4, H8 % 5, H8 % 5 + "@one-bin", H8 % 6, H8 % 6 + "@one-bin", H8 % 7],
+                   H8 % 2, H8 % 3, H8 % 4, H8 % 5, H8 % 5 + "@one-bin", H8 % 6, H8 % 6 + "@one-bin", H8 % 7,
+                   H8 % 8],
         "stage_args": {H8 % 0 + "@one-bin": ["--dist", "one-bin"], H8 % 1 + "@grid": FULL_GRID, H8 % 1 + "@one-bin": ONE_BIN_SAME_GRID,
                        H8 % 2 + "@one-bin": ONE_BIN_SAME_GRID,
                        H8 % 1 + "@fold-all": ["--skip-empty", "off"],
@@ -425,6 +432,14 @@ CHAPTERS = {
              "uniform data: one shared atomic per sample in both ..."),
             (H8 % 4, H8 % 7, "atom_wavefronts_per_inst", "drop", LANE_COLUMN_MIN_WAVEFRONT_DROP, True,
              "... but lane columns: a warp's atomics in 32 banks, wavefronts per atomic instruction fall"),
+            (H8 % 7, H8 % 8, "grid", "drop", BALANCED_GRID_MIN_DROP, True,
+             "merge-balanced grid: about sqrt(n / bins) blocks instead of a full wave ..."),
+            (H8 % 7, H8 % 8, "global_atomics", "drop", BALANCED_GRID_MIN_DROP, True,
+             "... so the merge's global atomics fall with the grid ..."),
+            (H8 % 7, H8 % 8, "shared_atom", "same", SAME_WORK_TOLERANCE, True,
+             "... the samples' shared atomics stay the same ..."),
+            (H8 % 7, H8 % 8, "time_us", "drop", BALANCED_GRID_MIN_TIME_DROP, True,
+             "... and the kernel takes less time"),
         ],
     },
 }

@@ -3,6 +3,7 @@
 // types, ranges with out-of-range samples and NaN, 1 to max_bins bins, and inputs that make the
 // 8-bit counters of stages 5 and 6 wrap many times; the broken stage must fail.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -261,6 +262,31 @@ TEST_CASE("one bin, one past 2^31 samples: the count passes what a 32-bit counte
     INFO(s.name << " (" << s.label << "): one bin, n = " << n);
     CHECK(launch_and_read(s, a)[0] == static_cast<Count>(n));
   }
+}
+
+TEST_CASE("stage 8's grid: stage 7's, capped at ceil(sqrt(n / bins)) blocks; --grid honoured", "[gpu][ch08][histogram][grid]") {
+  const Stage<Histogram> s7 = ch08::histogram_stage_named("histogram_stage_7");
+  const Stage<Histogram> s8 = ch08::histogram_stage_named("histogram_stage_8");
+  for (int bins : {1, 7, 256, 400})  // 400 bins: 50 KiB, within what a T4 gives a block
+    for (std::size_t n : {std::size_t{1}, std::size_t{4097}, std::size_t{1} << 20, std::size_t{1} << 22,
+                          std::size_t{1} << 24, std::size_t{1} << 28, (std::size_t{1} << 32) + 5}) {
+      HistogramArgs a;
+      a.type = DType::u8;
+      a.n = n;
+      a.block = 256;
+      a.bins = bins;
+      a.upper = 256;
+      // ceil(sqrt(n / bins)) in integers: the least g with g * g * bins >= n.
+      std::size_t root = static_cast<std::size_t>(std::sqrt(static_cast<double>(n) / bins));
+      while (root * root * static_cast<std::size_t>(bins) < n) ++root;
+      while (root > 1 && (root - 1) * (root - 1) * static_cast<std::size_t>(bins) >= n) --root;
+      root = std::max<std::size_t>(root, 1);
+      const std::size_t counters = (n + (std::size_t{1} << 31) - 1) >> 31;  // a block's share <= 2^31
+      INFO("n " << n << " bins " << bins << ": stage 7 " << s7.grid_for(a) << ", sqrt rule " << root);
+      CHECK(s8.grid_for(a) == std::max(std::min(s7.grid_for(a), root), std::max<std::size_t>(counters, 1)));
+      a.grid = 77;
+      CHECK(s8.grid_for(a) == s7.grid_for(a));
+    }
 }
 
 TEST_CASE("the broken histogram fails the check at the first non-empty bin", "[gpu][ch08][histogram][selftest]") {

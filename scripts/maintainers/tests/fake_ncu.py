@@ -70,6 +70,7 @@ STAGES = {
     "histogram_stage_6": (2600, 2600, 2, 500, 0, 30.0, 396),
     "histogram_stage_6@one-bin": (700, 700, 2, 100, 0, 70.0, 396),
     "histogram_stage_7": (8, 8, 2, 100, 0, 80.0, 1056),
+    "histogram_stage_8": (8, 8, 2, 100, 0, 85.0, 256),
 }
 SAMPLE_WARPS = 2 ** 24 // 32  # one shared atomic warp instruction per 32 samples
 # Counters beyond STAGES' tuple, by metric name (numbers; formatted like ncu's).
@@ -125,6 +126,9 @@ EXTRA = {
                                   "smsp__sass_inst_executed_op_global_ld.sum": 32768,
                                   "sm__warps_active.avg.pct_of_peak_sustained_active": 36.0},
     "histogram_stage_7": {"shared_atom": SAMPLE_WARPS, "global_atomics": 8448, "time_ns": 4500,
+                          "smsp__sass_inst_executed_op_global_ld.sum": 32768,
+                          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum": 1.0 * SAMPLE_WARPS},
+    "histogram_stage_8": {"shared_atom": SAMPLE_WARPS, "global_atomics": 2048, "time_ns": 3800,
                           "smsp__sass_inst_executed_op_global_ld.sum": 32768,
                           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum": 1.0 * SAMPLE_WARPS},
 }

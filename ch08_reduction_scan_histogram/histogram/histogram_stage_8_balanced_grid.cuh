@@ -1,0 +1,73 @@
+//! @file histogram_stage_8_balanced_grid.cuh
+//! @brief Histogram stage 8: stage 7's kernel on a grid sized to balance what a block pays whatever
+//! its share of the samples (zeroing its private histogram, merging it into the global bins)
+//! against the share itself: about sqrt(n / bins) blocks, at most one full wave.
+//!
+//! Changed against stage 7: the grid only. Stages 3 to 7 launch one full wave of resident blocks
+//! (fewer only when each thread would have less than one 16-byte vector). Every block then pays a
+//! fixed price on top of its samples: it zeroes its private histogram, and at the end adds each of
+//! its non-empty bins into the global histogram with one global atomic. Those atomics all target
+//! the same `bins` counters, so each global counter takes one atomic per block, one after the other
+//! in its L2 slice. With G blocks, the samples cost about n / G per block (in parallel), the merges
+//! about G per counter (in series): a time of the form a n / G + b G, smallest at
+//! G = sqrt(a n / b) -- about sqrt(n / bins) blocks when a block's fixed price is of the order of
+//! its bins. At 2^24 8-bit samples and 256 bins that is 256 blocks where stage 7 launches a full
+//! wave; from about 2^28 samples the square root passes the wave and stage 8 is
+//! stage 7 again. At small n both are capped by the samples (one vector per thread) and agree.
+//! What the profiler shows against stage 7 at 2^24 (scripts/maintainers/check_profile_claims.py,
+//! 7 -> 8): global atomic instructions fall with the grid, and the kernel time with them; the
+//! times against the grid, and where the square root sits among them: README.md of this folder
+//! ("Stage 8") and docs/results/H100/histogram_grid/.
+//! The kernel, its shared memory, its refusals and its block are stage 7's
+//! (histogram_stage_7_lane_columns.cuh); `--grid` overrides the grid as for every stage, and no
+//! block is given more than 2^31 samples (histogram_grid.hpp).
+//! Source: beyond the chapter: the choice of grid for privatised histograms; the square-root
+//! balance of a per-block cost against a per-element cost is the usual one for two-level schemes.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "histogram_grid.hpp"
+#include "histogram_problem.hpp"
+#include "histogram_stage_7_lane_columns.cuh"  // the kernel, its launch and its Stage record
+#include "stage.hpp"
+
+namespace ch08 {
+
+//! Blocks that balance a block's fixed price (zeroing and merging `bins` counters) against its
+//! share of n samples: ceil(sqrt(n / bins)), at least 1. At 256 bins: 64 blocks at 2^20 samples,
+//! 256 at 2^24, 1024 at 2^28.
+inline std::size_t merge_balanced_grid(std::size_t n, int bins) {
+  const double g = std::ceil(std::sqrt(static_cast<double>(n) / static_cast<double>(std::max(bins, 1))));
+  return std::max<std::size_t>(1, static_cast<std::size_t>(g));
+}
+
+//! Grid of stage 8: `--grid` if given, else stage 7's grid (a full wave of resident blocks, fewer
+//! when a thread would have less than one vector) capped at merge_balanced_grid(n, bins); never
+//! fewer blocks than keep each block's share within 2^31 samples (stage_grid).
+inline std::size_t histogram_stage_8_grid(const harness::HistogramArgs& a) {
+  const std::size_t stage_7 = histogram_stage_7_grid<1>(a);
+  if (a.grid != 0) return stage_7;  // stage 7's grid honours --grid
+  return harness::stage_grid(0, std::min(stage_7, merge_balanced_grid(a.n, a.bins)), a.n);
+}
+
+//! Zeroes the histogram and launches stage 7's kernel (one copy per block) on stage 8's grid.
+inline void launch_histogram_stage_8(const harness::HistogramArgs& a) {
+  launch_lane_columns(a, lane_column_copies(a, 1), histogram_stage_8_grid(a));
+}
+
+//! Stage 8 as the harness sees it: stage 7 with one copy, on histogram_stage_8_grid.
+inline harness::Stage<harness::Histogram> histogram_stage_8_stage() {
+  harness::Stage<harness::Histogram> s = histogram_stage_7_stage<1>();
+  s.name = "histogram_stage_8";
+  s.label = "merge-balanced grid";
+  s.change = "stage 7's kernel on about sqrt(n / bins) blocks, at most one wave: a block's zeroing and merging "
+             "balanced against its share of the samples";
+  s.source = "beyond the chapter: the grid of a privatised histogram, per-block cost against per-sample cost";
+  s.grid_for = histogram_stage_8_grid;
+  s.launch = launch_histogram_stage_8;
+  return s;
+}
+
+}  // namespace ch08
