@@ -659,12 +659,31 @@ std::pair<MarkdownRows, MarkdownRows> size_tables(const std::vector<const Stage<
   return {std::move(us_table), std::move(ratio_table)};
 }
 
-//! The report over sizes (--small, --sizes): a heading with the sizes, how it was measured, the two tables and the
-//! ceilings' note.
+//! Which stage to use at each size: one row over the sizes naming the fastest stage that passed both
+//! checks there and CUB's time over its time ("none" where no stage passed). Rows as size_tables'.
+template <class P>
+MarkdownRows fastest_stage_row(const std::vector<const Stage<P>*>& rows, const SizeTable& table, std::size_t sizes) {
+  const std::size_t cub_row = rows.size() - 1;
+  std::vector<std::string> row{"-", "fastest verified stage (CUB's time / its time)"};
+  for (std::size_t k = 0; k < sizes; ++k) {
+    std::size_t best = cub_row;
+    for (std::size_t r = 0; r < cub_row; ++r) {
+      const SizeCell& c = table.cells[r][k];
+      if (c.ok && c.us > 0 && (best == cub_row || c.us < table.cells[best][k].us)) best = r;
+    }
+    const double cub_us = table.cells[cub_row][k].us;
+    row.push_back(best == cub_row ? std::string("none")
+                                  : "`" + rows[best]->name + "` (" + fixed(cub_us / table.cells[best][k].us, 2) + ")");
+  }
+  return {row};
+}
+
+//! The report over sizes (--small, --sizes): a heading with the sizes, how it was measured, the two tables, the
+//! fastest verified stage at each size and the ceilings' note.
 template <class P>
 std::string size_ladder_markdown(const LadderSpec<P>& spec, const LadderPlan<P>& plan, const DeviceInfo& dev,
                                  const std::vector<std::size_t>& sizes, const std::pair<MarkdownRows, MarkdownRows>& tables,
-                                 const TimingOptions& t, int argc, char** argv) {
+                                 const MarkdownRows& fastest, const TimingOptions& t, int argc, char** argv) {
   std::vector<std::string> header{"#", "stage"};
   for (std::size_t n : sizes) header.push_back(size_label(n));
   std::ostringstream md;
@@ -684,6 +703,7 @@ std::string size_ladder_markdown(const LadderSpec<P>& spec, const LadderPlan<P>&
   for (const std::string& why : plan.skipped) md << "- " << why << "\n";
   md << "\n### Microseconds per run (launches per run)\n\n" << markdown_table(header, tables.first)
      << "\n### CUB's time / the row's time (above 1: faster than CUB)\n\n" << markdown_table(header, tables.second)
+     << "\n### Which stage to use: the fastest verified stage at each size\n\n" << markdown_table(header, fastest)
      << "\n" << P::ceilings_help() << "\n";
   return md.str();
 }
@@ -704,8 +724,8 @@ int size_ladder(const LadderSpec<P>& spec, const LadderPlan<P>& plan, const Devi
   for (std::size_t k = 0; k < sizes.size(); ++k)
     time_at_size(plan, rows, t, dev, spec.program, k, sizes[k], stream.get(), table);
   clear_grid_and_block(table.records, base.name);
-  const std::string md =
-      size_ladder_markdown(spec, plan, dev, sizes, size_tables(rows, table, sizes.size()), t, argc, argv);
+  const std::string md = size_ladder_markdown(spec, plan, dev, sizes, size_tables(rows, table, sizes.size()),
+                                              fastest_stage_row(rows, table, sizes.size()), t, argc, argv);
   std::cout << md;
   if (!plan.o.md.empty()) write_text_file(plan.o.md, md);
   write_records(plan.o, table.records);
