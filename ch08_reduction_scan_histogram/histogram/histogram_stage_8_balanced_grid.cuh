@@ -4,23 +4,27 @@
 //! against the share itself: about sqrt(n / bins) blocks, at most one full wave.
 //!
 //! Changed against stage 7: the grid only. Stages 3 to 7 launch one full wave of resident blocks
-//! (fewer only when each thread would have less than one 16-byte vector). Every block then pays a
-//! fixed price on top of its samples: it zeroes its private histogram, and at the end adds each of
-//! its non-empty bins into the global histogram with one global atomic. Those atomics all target
-//! the same `bins` counters, so each global counter takes one atomic per block, one after the other
-//! in its L2 slice. With G blocks, the samples cost about n / G per block (in parallel), the merges
-//! about G per counter (in series): a time of the form a n / G + b G, smallest at
-//! G = sqrt(a n / b) -- about sqrt(n / bins) blocks when a block's fixed price is of the order of
-//! its bins. At 2^24 8-bit samples and 256 bins that is 256 blocks where stage 7 launches a full
-//! wave; from about 2^28 samples the square root passes the wave and stage 8 is
-//! stage 7 again. At small n both are capped by the samples (one vector per thread) and agree.
-//! What the profiler shows against stage 7 at 2^24 (scripts/maintainers/check_profile_claims.py,
-//! 7 -> 8): global atomic instructions fall with the grid, and the kernel time with them; the
-//! times against the grid, and where the square root sits among them: README.md of this folder
-//! ("Stage 8") and docs/results/H100/histogram_grid/.
+//! (stages 4 to 7 fewer only when a thread would have less than one 16-byte vector). Every block then
+//! pays a price that does not depend on its share of the samples: it zeroes its private histogram,
+//! and at the end adds each of its non-empty bins into the global histogram with one global atomic.
+//! Those atomics all target the same `bins` counters, so each global counter takes one atomic per
+//! block, one after the other in its L2 slice. The model this stage rests on: with G blocks the
+//! samples cost about a n / G (the blocks count side by side) and the blocks' fixed price about b G,
+//! a time smallest at G = sqrt(a n / b) -- about sqrt(n / bins) blocks when zeroing and merging one
+//! block's histogram costs about as much as counting `bins` samples. That is a hypothesis: what
+//! backs it is stage 7's time against the grid on an H100 (README.md of this folder, "Stage 8"),
+//! whose fastest grids at 2^22 and 2^24 samples sit next to sqrt(n / 256); the ratio a / b may
+//! differ on other GPUs. At 2^24 8-bit samples and 256 bins the rule gives 256 blocks. Stage 8 is
+//! stage 7 again once the square root passes stage 7's full wave W, from n = W^2 x bins (about
+//! 2^27 on an H100; much earlier on a GPU with fewer SMs, such as a T4), and at small n, where one
+//! 16-byte vector per thread already caps stage 7's grid (up to 2^16 8-bit samples at block 256).
+//! What check_profile_claims.py (7 -> 8) asks of the profiler at 2^24: the grid and the global
+//! atomic instructions fall by at least 40%, the shared atomics stay the same, the kernel time
+//! falls; where stage 7's wave is already near stage 8's grid (a T4) those claims read SKIPPED.
 //! The kernel, its shared memory, its refusals and its block are stage 7's
-//! (histogram_stage_7_lane_columns.cuh); `--grid` overrides the grid as for every stage, and no
-//! block is given more than 2^31 samples (histogram_grid.hpp).
+//! (histogram_stage_7_lane_columns.cuh): in Nsight Compute stage 8's kernel is named
+//! histogram_stage_7. `--grid` overrides the grid as for every stage, and no block is given more
+//! than 2^31 samples (histogram_grid.hpp).
 //! Source: beyond the chapter: the choice of grid for privatised histograms; the square-root
 //! balance of a per-block cost against a per-element cost is the usual one for two-level schemes.
 #pragma once

@@ -110,7 +110,9 @@ Chapter 8, histogram (--chapter ch08-histogram, histogram_stage_0..8, 8-bit samp
            LANE_COLUMN_ATOMICS_TOLERANCE (one per sample on uniform data)
   7 -> 8   the merge-balanced grid (about sqrt(n / bins) blocks, 256 at 2^24): the grid and the global
            atomics of the merge fall by >= BALANCED_GRID_MIN_DROP, the shared atomics stay the same
-           (one per sample) and the kernel time falls by >= BALANCED_GRID_MIN_TIME_DROP
+           (one per sample) and the kernel time falls by >= BALANCED_GRID_MIN_TIME_DROP. On a GPU whose
+           full wave of stage 7 is already within 1 / (1 - BALANCED_GRID_MIN_DROP) of that grid (a T4's
+           few SMs) the two grids (nearly) coincide and these claims read SKIPPED
 
 A stage name with "@" (histogram_stage_1@one-bin) is the program before the "@", run with the
 flags stage_args gives that name: for the histogram, "@grid" is --grid 1056, "@one-bin" one-bin data
@@ -348,6 +350,10 @@ CHAPTERS = {
                    H8 % 1 + "@fold-all-one-bin",
                    H8 % 2, H8 % 3, H8 % 4, H8 % 5, H8 % 5 + "@one-bin", H8 % 6, H8 % 6 + "@one-bin", H8 % 7,
                    H8 % 8],
+        # Stage 8's grid is stage 7's capped at sqrt(n / bins): where stage 7's full wave is already
+        # near that cap (a T4, a small RTX card), the two grids coincide and the 7 -> 8 claims read
+        # SKIPPED, not FAIL (balanced_grid_moot).
+        "skip_when": {H8 % 8: lambda results: balanced_grid_moot(results, H8 % 7, H8 % 8)},
         "stage_args": {H8 % 0 + "@one-bin": ["--dist", "one-bin"], H8 % 1 + "@grid": FULL_GRID, H8 % 1 + "@one-bin": ONE_BIN_SAME_GRID,
                        H8 % 2 + "@one-bin": ONE_BIN_SAME_GRID,
                        H8 % 1 + "@fold-all": ["--skip-empty", "off"],
@@ -443,6 +449,18 @@ CHAPTERS = {
         ],
     },
 }
+
+def balanced_grid_moot(results, stage_7, stage_8):
+    """Why stage 8's claims cannot be judged on this GPU, or None: stage 7's grid (its full wave) is
+    less than 1 / (1 - BALANCED_GRID_MIN_DROP) times stage 8's, so the cap at sqrt(n / bins) removes
+    too few blocks for the grid to fall as the claim asks (on an H100 at 2^24: 660 -> 256)."""
+    g7 = results.get(stage_7, {}).get("grid")
+    g8 = results.get(stage_8, {}).get("grid")
+    if g7 is None or g8 is None or g7 >= g8 / (1 - BALANCED_GRID_MIN_DROP):
+        return None
+    return "stage 7's full wave (%d blocks) is within %.2fx of stage 8's grid (%d) on this GPU at this n" % (
+        g7, 1 / (1 - BALANCED_GRID_MIN_DROP), g8)
+
 
 TABLE = [  # Markdown columns: (header, derived key, format)
     ("time (us)", "time_us", "{:.1f}"),
@@ -618,6 +636,11 @@ def main(argv=None):
             errors.append("%s: %s" % (st, e))
             print("ERROR %s: %s" % (st, e))
 
+    for st, why in chapter.get("skip_when", {}).items():
+        reason = why(results)
+        if reason:
+            skipped[st] = reason
+            print("SKIPPED %s: %s" % (st, reason))
     for d in results.values():
         add_ratios(d)
     header = ["stage"] + [h for h, _, _ in TABLE]

@@ -248,7 +248,10 @@ class Tools(unittest.TestCase):
                  ("ch08-histogram", self.bin8sh, "histogram_stage_1@one-bin=histogram_stage_1",
                   "3.20 -> 3.20 (needs <= 1.1)"),
                  # chapter 7's stage 0 measured as stage 9 (no atomics): the share is not there
-                 ("ch07", self.bin, "reduce_kernel_0=reduce_kernel_9", "counter not available")]
+                 ("ch07", self.bin, "reduce_kernel_0=reduce_kernel_9", "counter not available"),
+                 # histogram stage 8 measured as stage 6 (396 blocks, one global atomic per bin per
+                 # warp's fold): the grid falls but the merge's atomics do not
+                 ("ch08-histogram", self.bin8sh, "histogram_stage_8=histogram_stage_6", "8,448 -> 101,376")]
         for chapter, folder, alias, text in cases:
             with self.subTest(chapter=chapter, alias=alias):
                 os.environ["FAKE_NCU_AS"] = alias
@@ -261,6 +264,19 @@ class Tools(unittest.TestCase):
                 self.assertEqual(rc, 1, out)
                 self.assertIn(text, out)
                 self.assertIn("RESULT: FAILED", out)
+
+    def test_balanced_grid_claims_skip_where_the_grids_coincide(self):
+        # Stage 8 measured as stage 7 (the same 1,056 blocks, as on a GPU whose full wave is near
+        # sqrt(n / bins)): its four claims read SKIPPED, naming both grids, and the run passes.
+        os.environ["FAKE_NCU_AS"] = "histogram_stage_8=histogram_stage_7"
+        try:
+            rc, out = run(check_profile_claims.main, ["--chapter", "ch08-histogram", "--bin-dir", self.bin8sh, "--ncu",
+                                                      FAKE_NCU, "--assume-gpu", "--reports", os.path.join(self.tmp, "r8s")])
+        finally:
+            del os.environ["FAKE_NCU_AS"]
+        self.assertEqual(rc, 0, out)
+        self.assertIn("SKIPPED histogram_stage_8: stage 7's full wave (1056 blocks) is within 1.67x of stage 8's grid (1056)", out)
+        self.assertEqual(out.count("PASS"), 31, out)
 
     def test_claim_failure_is_reported(self):
         # A stage whose counters do not move as claimed fails the run (exit 1), naming the step.
