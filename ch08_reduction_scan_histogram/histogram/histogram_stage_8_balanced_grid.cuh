@@ -17,7 +17,8 @@
 //! differ on other GPUs. At 2^24 8-bit samples and 256 bins the rule gives 256 blocks. Stage 8 is
 //! stage 7 again once the square root passes stage 7's full wave W, from n = W^2 x bins (about
 //! 2^27 on an H100; much earlier on a GPU with fewer SMs, such as a T4), and at small n, where one
-//! 16-byte vector per thread already caps stage 7's grid (up to 2^16 8-bit samples at block 256).
+//! 16-byte vector per thread already caps stage 7's grid (up to 2^16 8-bit samples at block 256,
+//! 2^12 int or float samples).
 //! What check_profile_claims.py (7 -> 8) asks of the profiler at 2^24: the grid and the global
 //! atomic instructions fall by at least 40%, the shared atomics stay the same, the kernel time
 //! falls; where stage 7's wave is already near stage 8's grid (a T4) those claims read SKIPPED.

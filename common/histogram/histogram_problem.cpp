@@ -17,7 +17,9 @@ namespace harness {
 void Histogram::add_flags(CLI::App& app, Config& c, const std::vector<const Stage<Histogram>*>& stages) {
   int most = 1;
   for (const Stage<Histogram>* s : stages) most = std::max(most, s->caps.max_bins);
-  app.add_option("--bins", c.bins, "Number of bins (1 to " + std::to_string(most) + " for this program)")
+  app.add_option("--bins", c.bins, "Number of bins (1 to " + std::to_string(most) +
+                                    " for this program; a stage whose shared memory grows with the bins takes what fits "
+                                    "this GPU, checked before any launch)")
       ->check(CLI::Range(1, most))
       ->capture_default_str();
   app.add_option("--lower", c.lower, "Lowest sample value counted (integers for int and uint8 samples)")
