@@ -450,10 +450,11 @@ CHAPTERS = {
     },
 }
 
+
 def balanced_grid_moot(results, stage_7, stage_8):
     """Why stage 8's claims cannot be judged on this GPU, or None: stage 7's grid (its full wave) is
     less than 1 / (1 - BALANCED_GRID_MIN_DROP) times stage 8's, so the cap at sqrt(n / bins) removes
-    too few blocks for the grid to fall as the claim asks (on an H100 at 2^24: 660 -> 256)."""
+    too few blocks for the grid to fall as the claim asks (the table's "blocks" column shows both)."""
     g7 = results.get(stage_7, {}).get("grid")
     g8 = results.get(stage_8, {}).get("grid")
     if g7 is None or g8 is None or g7 >= g8 / (1 - BALANCED_GRID_MIN_DROP):
