@@ -41,7 +41,7 @@ struct SpinBackoff {
 //! window moves 32 tiles back. Publishes nothing (decoupled_look_back does; in stage 8 the
 //! aggregate comes from another warp).
 //! @tparam T float, double or int
-//! @tparam Status PackedTileStatus or SplitTileStatus
+//! @tparam Status PackedTileStatus or WideTileStatus
 //! @tparam Spin SpinWait (spin on the load) or SpinBackoff (__nanosleep between loads)
 //! @param[in] status the tile status
 //! @param[in] tile this tile's index, > 0
@@ -83,7 +83,7 @@ __device__ __forceinline__ T look_back_exclusive(const Status& status, unsigned 
 //! the sum of all tiles before it from their status (look_back_exclusive), publishes the inclusive
 //! prefix.
 //! @tparam T float, double or int
-//! @tparam Status PackedTileStatus or SplitTileStatus
+//! @tparam Status PackedTileStatus or WideTileStatus
 //! @tparam Spin SpinWait or SpinBackoff
 //! @param[in] status the tile status
 //! @param[in] tile this tile's index

@@ -19,15 +19,15 @@
 //!      its prefixes.
 //! Tile 0 publishes INCLUSIVE at once. The counter and the status words live in the workspace and
 //! the launch resets them with cudaMemsetAsync before every run.
-//! Publishing a flag and its value together: for 4-byte types (float, int) flag and value share
-//! one 64-bit word (PackedTileStatus), stored and loaded as single 64-bit accesses
-//! (cuda::atomic_ref, relaxed): a reader sees both or neither, and needs no fence, because nothing
-//! else is communicated. For double the pair does not fit in 64 bits and 128-bit plain accesses are
-//! not single-copy atomic in the PTX memory model, so SplitTileStatus keeps the flag in its own word
-//! and the aggregate and the inclusive prefix in two separate slots: the writer stores the value,
-//! then the flag with release semantics; the reader loads the flag with acquire semantics, then the
-//! slot the flag names. Two slots, because a reader that saw AGGREGATE must not read the slot after
-//! the tile has overwritten it with its inclusive prefix.
+//! Publishing a flag and its value together: they share one word, stored and loaded whole, so a
+//! reader sees both or neither and needs no fence, because nothing else is communicated. For 4-byte
+//! types (float, int) the word is 64 bits (PackedTileStatus: cuda::atomic_ref, relaxed). For double
+//! the pair needs 128 bits (WideTileStatus): one `.b128` store and load (PTX ISA 8.3, sm_70 and
+//! newer), relaxed, which the PTX memory model treats as one access -- a vector access such as
+//! `.v2.u64` it treats as two, and a reader could see a new flag beside an old value. The other
+//! way for double, a flag word of its own published with release after the value and read with
+//! acquire before it, costs a reader two dependent loads per predecessor, one after the other,
+//! where the 128-bit word costs one (the scan page measures what that was worth).
 //! What the profiler shows against stage 3: DRAM bytes per element fall from 12 to 8 (floats), one
 //! kernel instead of 2 per level; new: a global atomic per tile, spinning loads of the status words,
 //! an L2 hit rate far above every other scan stage's (the profile table,

@@ -1,7 +1,7 @@
 //! @file tile_status.cuh
 //! @brief What the single-pass scans (stages 4 to 8) publish per tile and how: a flag and a value
-//! per tile (INVALID, AGGREGATE, INCLUSIVE), stored with release and read with acquire semantics
-//! (or as one 64-bit word for 4-byte types); the workspace they live in; the tile counter a block
+//! per tile (INVALID, AGGREGATE, INCLUSIVE) in one word, stored and read whole: 64 bits for 4-byte
+//! types, 128 bits for double; the workspace they live in; the tile counter a block
 //! takes its tile from; a warp's sum; and, for scan stage 9, a status whose words carry the run's
 //! epoch (EpochTileStatus) and the run word a block takes its tile and that epoch from
 //! (take_run_ticket), so that no launch has to zero anything. The look-back that reads them is in
@@ -62,48 +62,77 @@ struct PackedTileStatus {
   }
 };
 
-//! Tile status for 8-byte types: a flag word per tile and two value slots (aggregate, inclusive
-//! prefix). Value first, then the flag with release; the reader acquires the flag, then reads the
-//! slot it names.
+//! One 16-byte word of global memory, read and written whole: `lo` at the lower address.
+struct alignas(16) Word128 {
+  unsigned long long lo;  //!< bytes 0..7
+  unsigned long long hi;  //!< bytes 8..15
+};
+
+//! Stores `w` at `p` as one 128-bit access, relaxed at GPU scope: `st.relaxed.gpu.global.b128`
+//! (PTX ISA 8.3, sm_70 and newer), the instruction libcu++ would give cuda::atomic_ref of a 16-byte
+//! type. A reader's 128-bit load sees all 16 bytes of one store, never half of one: unlike a vector
+//! store (.v2.u64), which the PTX memory model treats as two 8-byte stores, .b128 is one access.
+//! (CUDA 13.0's libcu++ writes that atomic_ref's load and store with the operands of their mov
+//! swapped, which ptxas rejects; hence this one instruction of inline PTX.)
+//! @param[out] p 16-byte aligned, in global memory
+//! @param[in] w the word
+__device__ __forceinline__ void store_relaxed_128(Word128* p, Word128 w) {
+  asm volatile(
+      "{\n\t.reg .b128 v;\n\tmov.b128 v, {%1, %2};\n\tst.relaxed.gpu.global.b128 [%0], v;\n\t}" ::"l"(p),
+      "l"(w.lo), "l"(w.hi)
+      : "memory");
+}
+
+//! Loads the 16 bytes at `p` as one 128-bit access, relaxed at GPU scope:
+//! `ld.relaxed.gpu.global.b128` (store_relaxed_128 says why one access).
+//! @param[in] p 16-byte aligned, in global memory
+//! @return the word
+__device__ __forceinline__ Word128 load_relaxed_128(const Word128* p) {
+  Word128 w;
+  asm volatile("{\n\t.reg .b128 v;\n\tld.relaxed.gpu.global.b128 v, [%2];\n\tmov.b128 {%0, %1}, v;\n\t}"
+               : "=l"(w.lo), "=l"(w.hi)
+               : "l"(p)
+               : "memory");
+  return w;
+}
+
+//! Tile status for 8-byte types: the flag (low 8 bytes) and the value bits (high 8 bytes) in one
+//! 16-byte word per tile, published and read with single 128-bit accesses (relaxed), as
+//! PackedTileStatus does with 64 bits for 4-byte types: a reader sees a flag with the value it was
+//! published with, so one load per predecessor, and no fence, because nothing else is
+//! communicated. Source: CUB's ScanTileState keeps a 16-byte {status, value} word for 8-byte types
+//! too (cub/agent/single_pass_scan_operators.cuh).
 //! @tparam T double
 template <class T>
-struct SplitTileStatus {
-  unsigned* flags;  //!< one flag per tile, zeroed (INVALID) before the launch
-  T* aggregates;    //!< aggregates[t] valid once flags[t] >= AGGREGATE
-  T* inclusives;    //!< inclusives[t] valid once flags[t] == INCLUSIVE
+struct WideTileStatus {
+  static_assert(sizeof(T) == 8, "flag and value share one 16-byte word");
+  Word128* words;  //!< one word per tile, zeroed (INVALID) before the launch
 
-  //! Bytes for `tiles` tiles: the flags, then the two slots, each 256-byte aligned.
-  static std::size_t bytes(std::size_t tiles) {
-    return align_up(tiles * sizeof(unsigned)) + 2 * align_up(tiles * sizeof(T));
-  }
-  //! Bytes from the start that the launch must zero: the flags only.
-  static std::size_t reset_bytes(std::size_t tiles) { return tiles * sizeof(unsigned); }
+  //! Bytes for `tiles` tiles.
+  static std::size_t bytes(std::size_t tiles) { return tiles * sizeof(Word128); }
+  //! Bytes from the start that the launch must zero: every word (its flag is in it).
+  static std::size_t reset_bytes(std::size_t tiles) { return bytes(tiles); }
   //! The status over `tiles` tiles at `p` (256-byte aligned).
-  static SplitTileStatus at(unsigned char* p, std::size_t tiles) {
-    const std::size_t f = align_up(tiles * sizeof(unsigned)), v = align_up(tiles * sizeof(T));
-    return {reinterpret_cast<unsigned*>(p), reinterpret_cast<T*>(p + f), reinterpret_cast<T*>(p + f + v)};
-  }
-  //! Publishes `value` with `flag` for `tile`: the value, then the flag (release).
+  static WideTileStatus at(unsigned char* p, std::size_t) { return {reinterpret_cast<Word128*>(p)}; }
+  //! Publishes `value` with `flag` for `tile`: one 128-bit store.
   __device__ void publish(std::size_t tile, unsigned flag, T value) const {
-    (flag == kTileAggregate ? aggregates : inclusives)[tile] = value;
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[tile]);
-    f.store(flag, cuda::memory_order_release);
+    Word128 w{flag, 0ull};
+    std::memcpy(&w.hi, &value, sizeof value);
+    store_relaxed_128(words + tile, w);
   }
-  //! Reads the flag of `tile` (acquire), then the value it names.
+  //! Reads the flag and value of `tile`: one 128-bit load.
   __device__ TileState<T> load(std::size_t tile) const {
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[tile]);
+    const Word128 w = load_relaxed_128(words + tile);
     TileState<T> s;
-    s.flag = f.load(cuda::memory_order_acquire);
-    s.value = s.flag == kTileAggregate ? aggregates[tile]
-              : s.flag == kTileInclusive ? inclusives[tile]
-                                         : T(0);
+    s.flag = static_cast<unsigned>(w.lo);
+    std::memcpy(&s.value, &w.hi, sizeof s.value);
     return s;
   }
 };
 
-//! The tile status a type uses: packed for 4-byte types, split for double.
+//! The tile status a type uses: one 64-bit word per tile for 4-byte types, one 128-bit word for double.
 template <class T>
-using TileStatus = std::conditional_t<sizeof(T) == 4, PackedTileStatus<T>, SplitTileStatus<T>>;
+using TileStatus = std::conditional_t<sizeof(T) == 4, PackedTileStatus<T>, WideTileStatus<T>>;
 
 //! Workspace of a look-back scan over `tiles` tiles: the tile counter (first 256 bytes), then the
 //! status. The launch zeroes look_back_reset_bytes() of it.
@@ -141,15 +170,14 @@ __device__ __forceinline__ unsigned take_tile_index(unsigned* tile_counter) {
 //! Tile status tagged with the run's epoch, at a place per tile that does not depend on the number
 //! of tiles (runs of different sizes share one workspace): one 64-bit word per tile for 4-byte types
 //! (tag in the high 32 bits, value bits in the low 32, one relaxed 64-bit store or load, as
-//! PackedTileStatus); three for double (the tag word, then the aggregate and the inclusive slots:
-//! value first, then the tag with release; the reader acquires the tag, then reads the slot it
-//! names, as SplitTileStatus).
+//! PackedTileStatus); two for double (the tag word, tag in its high 32 bits, then the value bits:
+//! one relaxed 128-bit store or load, as WideTileStatus).
 //! @tparam T float, double or int
 template <class T>
 struct EpochTileStatus {
   //! 64-bit words per tile.
-  static constexpr std::size_t kWords = sizeof(T) == 4 ? 1 : 3;
-  unsigned long long* words;  //!< kWords words per tile
+  static constexpr std::size_t kWords = sizeof(T) == 4 ? 1 : 2;
+  unsigned long long* words;  //!< kWords words per tile (16-byte aligned for double)
   unsigned epoch;             //!< the run's epoch (next_epoch of the run word's)
 
   //! Bytes for `tiles` tiles.
@@ -159,38 +187,42 @@ struct EpochTileStatus {
 
   //! Publishes `value` with `flag` for `tile`, tagged with this run's epoch.
   __device__ void publish(std::size_t tile, unsigned flag, T value) const {
-    unsigned long long* w = words + tile * kWords;
     const unsigned long long tag = static_cast<unsigned long long>(epoch_tag(epoch, flag)) << 32;
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(w[0]);
     if constexpr (sizeof(T) == 4) {
       unsigned bits;
       std::memcpy(&bits, &value, sizeof bits);
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(words[tile]);
       word.store(tag | bits, cuda::memory_order_relaxed);
     } else {
-      std::memcpy(&w[flag == kTileAggregate ? 1 : 2], &value, sizeof value);
-      word.store(tag, cuda::memory_order_release);
+      Word128 w{tag, 0ull};
+      std::memcpy(&w.hi, &value, sizeof value);
+      store_relaxed_128(reinterpret_cast<Word128*>(words) + tile, w);
     }
   }
   //! Reads the flag of `tile` in this run (INVALID unless this run published it) and its value.
   __device__ TileState<T> load(std::size_t tile) const {
-    unsigned long long* w = words + tile * kWords;
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(w[0]);
     TileState<T> s{kTileInvalid, T(0)};
     if constexpr (sizeof(T) == 4) {
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(words[tile]);
       const unsigned long long x = word.load(cuda::memory_order_relaxed);
       s.flag = flag_in_epoch(static_cast<unsigned>(x >> 32), epoch);
       const unsigned bits = static_cast<unsigned>(x);
       if (s.flag != kTileInvalid) std::memcpy(&s.value, &bits, sizeof bits);
     } else {
-      s.flag = flag_in_epoch(static_cast<unsigned>(word.load(cuda::memory_order_acquire) >> 32), epoch);
-      if (s.flag != kTileInvalid) std::memcpy(&s.value, &w[s.flag == kTileAggregate ? 1 : 2], sizeof s.value);
+      const Word128 w = load_relaxed_128(reinterpret_cast<const Word128*>(words) + tile);
+      s.flag = flag_in_epoch(static_cast<unsigned>(w.lo >> 32), epoch);
+      if (s.flag != kTileInvalid) std::memcpy(&s.value, &w.hi, sizeof s.value);
     }
     return s;
   }
   //! Clears the tag of `tile` (INVALID in every epoch).
   __device__ void clear(std::size_t tile) const {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(words[tile * kWords]);
-    word.store(0ull, cuda::memory_order_relaxed);
+    if constexpr (sizeof(T) == 4) {
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> word(words[tile]);
+      word.store(0ull, cuda::memory_order_relaxed);
+    } else {
+      store_relaxed_128(reinterpret_cast<Word128*>(words) + tile, Word128{0ull, 0ull});
+    }
   }
 };
 
