@@ -14,6 +14,8 @@
 
 namespace harness {
 
+struct SizeRule;  // size_rule.hpp
+
 //! A flag that chooses among the forms of a stage program (e.g. chapter 7's `--finish`).
 struct VariantFlag {
   std::string flag;                //!< e.g. "--finish"
@@ -103,6 +105,9 @@ struct LadderSpec {
   //! With `tables`: the CSV / JSON column that names each row's table (its key), e.g. "finish";
   //! empty for the baseline and ceiling rows.
   std::string table_column;
+  //! The size rule behind `--stages auto` (size_rule.hpp: which stage to run at which size, from
+  //! the committed H100 coverage); null: the ladder offers no `auto`.
+  const SizeRule* size_rule = nullptr;
 };
 
 //! Runs a ladder: every stage that supports the type and settings, P's CUB baseline and P's
@@ -115,12 +120,14 @@ struct LadderSpec {
 //! decided it, and the timed input's error check. With LadderSpec::tables, one such table per
 //! LadderTable, each closed by the baseline and the ceilings, and the records carry the table's key
 //! in LadderSpec::table_column. Flags as stage_main plus --stages (a comma-separated list of names,
-//! from any table) and --md.
+//! from any table, and `auto` where LadderSpec::size_rule is set: the stage that rule names for the
+//! type, the settings and n, beside any stages named) and --md.
 //! With --sizes LIST or --small (2^10, 2^12, ..., 2^22) it runs the same rows at every size instead
 //! of one --n, each sample timing --runs-per-sample runs together (replayed from one CUDA graph, or
 //! with --sample-timing stream enqueued back to back) and divided by that, and counts the launches
 //! one run enqueues (from a CUDA graph of one run): a table of microseconds and launches per run,
 //! and one of CUB's time / each row's time, over the sizes (the CSV: one record per row and size).
+//! There `auto` is one row that runs the rule's stage at each size, and its cells name that stage.
 //! @return 0 when every row passed, 1 otherwise, 2 for bad flags, 77 without a GPU
 template <class P>
 int ladder_main(int argc, char** argv, const LadderSpec<P>& spec);

@@ -9,9 +9,9 @@
 //! run_stage_program (check_stage_args, query_device, check_stage_fits_gpu, measure_stage or
 //! profile_once, print_stage_report, write_records).
 //! ladder_main: add_problem_flags, add_ladder_flags, parse_command_line, ladder_sizes, then
-//! check_host_memory_for, pick_stages, query_device, drop_unfit_stages, and run_ladder (time_ladder,
-//! stage_rows, add_ceiling_rows, ladder_markdown) or size_ladder (time_at_size per size,
-//! size_tables, size_ladder_markdown).
+//! check_host_memory_for, stages_asked, pick_stages, query_device, add_rule_stages (`--stages auto`),
+//! drop_unfit_stages, and run_ladder (time_ladder, stage_rows, add_ceiling_rows, ladder_markdown) or
+//! size_ladder (time_at_size per size, size_tables, size_ladder_markdown).
 #pragma once
 #include <cuda_profiler_api.h>
 #include <nvtx3/nvToolsExt.h>
@@ -40,6 +40,7 @@
 #include "program.hpp"
 #include "report.hpp"
 #include "roofline_model.hpp"
+#include "size_rule.hpp"
 
 namespace harness {
 
@@ -391,9 +392,13 @@ struct LadderFlags {
 };
 
 //! Adds --stages and the small-input form's flags (--sizes, --small, --runs-per-sample,
-//! --sample-timing) to `app`, bound to `f`.
-inline void add_ladder_flags(CLI::App& app, LadderFlags& f) {
-  app.add_option("--stages", f.stages, "Run only these stages (comma-separated names)");
+//! --sample-timing) to `app`, bound to `f`; --stages offers `auto` where the ladder has a size rule.
+inline void add_ladder_flags(CLI::App& app, LadderFlags& f, const SizeRule* rule) {
+  app.add_option("--stages", f.stages,
+                 rule ? "Run only these stages (comma-separated names); auto: the stage the size rule names for "
+                        "the type, the settings and n (common/size_rule.hpp, from the committed H100 coverage), "
+                        "at each size with --sizes"
+                      : "Run only these stages (comma-separated names)");
   app.add_option("--sizes", f.sizes,
                  "Instead of one --n, a table over these sizes of microseconds and launches per run (comma-separated; "
                  "A..B: A, 2A, 4A, ... up to B), e.g. 2^10..2^22");
@@ -436,15 +441,28 @@ inline TimingOptions small_input_timing(const RunOptions& o, const LadderFlags& 
   return t;
 }
 
-//! The names --stages lists (`list`, comma-separated); empty for every stage.
-//! @throws UsageError for an empty item or a name that is none of `all`
+//! The names --stages lists (`list`, comma-separated); empty for every stage. `auto` (the size
+//! rule's stage) is one of them where the ladder has a size rule (`rule` not null).
+//! @throws UsageError for an empty item, or a name that is none of `all` nor an `auto` the ladder offers
 template <class P>
-std::vector<std::string> stages_asked(const std::string& list, const std::vector<const Stage<P>*>& all) {
+std::vector<std::string> stages_asked(const std::string& list, const std::vector<const Stage<P>*>& all,
+                                      const SizeRule* rule) {
   const std::vector<std::string> wanted = split_list(list, "--stages");
-  for (const auto& w : wanted)
-    if (std::none_of(all.begin(), all.end(), [&](const Stage<P>* s) { return s->name == w; }))
-      throw UsageError("--stages: unknown stage '" + w + "'");
+  for (const auto& w : wanted) {
+    if (w == "auto" && !rule) throw UsageError("--stages: this ladder has no size rule, so no 'auto'");
+    if (w != "auto" && std::none_of(all.begin(), all.end(), [&](const Stage<P>* s) { return s->name == w; }))
+      throw UsageError("--stages: unknown stage '" + w + "'" + (rule ? " (a stage's name, or auto)" : ""));
+  }
   return wanted;
+}
+
+//! Takes every `auto` out of `wanted` (stages_asked's list): true when there was one. What is left
+//! are the stages named beside it.
+inline bool take_auto(std::vector<std::string>& wanted) {
+  const auto end = std::remove(wanted.begin(), wanted.end(), std::string("auto"));
+  const bool found = end != wanted.end();
+  wanted.erase(end, wanted.end());
+  return found;
 }
 
 //! One table of a ladder run: the stages of it that run, and (once timed) their measurements.
@@ -464,6 +482,9 @@ struct LadderPlan {
   RunOptions o;                         //!< the common flags
   std::vector<PickedTable<P>> tables;   //!< the tables with a stage that runs
   std::vector<std::string> skipped;     //!< one line per stage this GPU cannot run
+  //! `--stages auto` with --sizes: the size rule's stage at each size (the `auto` row); else empty.
+  std::vector<const Stage<P>*> rule_picks;
+  std::vector<std::string> notes;       //!< lines for the report: what `--stages auto` runs, and why
 
   //! The block `s` runs at: --block (or the nearest block size it accepts); without --block, its
   //! own default block (default_block_of: 256 for most stages), lowered to what this GPU holds.
@@ -531,7 +552,48 @@ void drop_unfit_stages(LadderPlan<P>& plan) {
   plan.tables.erase(std::remove_if(plan.tables.begin(), plan.tables.end(),
                                    [](const PickedTable<P>& p) { return p.stages.empty(); }),
                     plan.tables.end());
-  if (plan.tables.empty()) throw UnsupportedError(std::string(kCannotRunHere) + ": no stage of this ladder fits it");
+  if (plan.tables.empty() && plan.rule_picks.empty())
+    throw UnsupportedError(std::string(kCannotRunHere) + ": no stage of this ladder fits it");
+}
+
+//! The size rule's stage at n on this GPU (rule_stage_here over the ladder's stages `all`), with a
+//! line for each stage of the rule it passed over added to plan.notes (once).
+template <class P>
+const Stage<P>* rule_stage_at(LadderPlan<P>& plan, const std::vector<const Stage<P>*>& all, const SizeRule& rule,
+                              std::size_t n) {
+  typename P::Args a = probe_args<P>(plan.type, plan.config, plan.o);
+  a.n = n;
+  const RuleChoice<P> choice =
+      rule_stage_here<P>(rule, P::rule_variant(plan.config, plan.o.dist), all, a,
+                         [&](const Stage<P>& s) { return plan.block_of(s); }, current_device_limits());
+  for (const std::string& why : choice.passed_over) {
+    const std::string line = "`auto` passes over " + why + "; it runs the stage that one names instead";
+    if (std::find(plan.notes.begin(), plan.notes.end(), line) == plan.notes.end()) plan.notes.push_back(line);
+  }
+  return choice.stage;
+}
+
+//! `--stages auto`, once the GPU is known: at one --n the size rule's stage joins the stages named
+//! beside `auto` (`wanted`; pick_stages again); with `sizes`, plan.rule_picks gets the rule's stage
+//! at each size (the `auto` row). Either way a line in plan.notes says where the rule comes from.
+//! @throws UsageError when the rule's stage, and every stage it names instead, cannot run here
+template <class P>
+void add_rule_stages(LadderPlan<P>& plan, const std::vector<LadderTable<P>>& tables,
+                     const std::vector<const Stage<P>*>& all, const SizeRule& rule,
+                     const std::vector<std::size_t>& sizes, std::vector<std::string> wanted) {
+  const std::string source = rule_source_note(rule, plan.type, P::rule_variant(plan.config, plan.o.dist),
+                                              current_device_limits().cc);
+  if (sizes.empty()) {
+    const Stage<P>* s = rule_stage_at(plan, all, rule, plan.o.n);
+    plan.notes.insert(plan.notes.begin(), "`--stages auto` runs `" + s->name + "` at n = " + std::to_string(plan.o.n) +
+                                              ": " + source);
+    wanted.push_back(s->name);
+    plan.tables.clear();
+    pick_stages(plan, tables, wanted);
+    return;
+  }
+  for (std::size_t n : sizes) plan.rule_picks.push_back(rule_stage_at(plan, all, rule, n));
+  plan.notes.insert(plan.notes.begin(), "the `auto` row runs, at each size, the stage named in its cells: " + source);
 }
 
 // ===== The small-input form of a ladder (--sizes, --small) =====================================
@@ -543,14 +605,28 @@ struct SizeCell {
   bool ok = true;    //!< both checks passed (ceilings: always)
 };
 
-//! The rows of the small-input tables: each stage once (a stage in two of the ladder's tables,
-//! like stage 11 closing both of chapter 7's, is timed once), then the baseline.
+//! One row of the small-input tables: the same stage at every size, or (the `auto` row) the size
+//! rule's stage at each size.
 template <class P>
-std::vector<const Stage<P>*> size_ladder_rows(const std::vector<const Stage<P>*>& stages, const Stage<P>& base) {
-  std::vector<const Stage<P>*> rows;
+struct SizeRow {
+  std::vector<const Stage<P>*> at;  //!< the stage at each size; one entry: the same at every size
+  bool by_rule = false;             //!< the `auto` row (`--stages auto`)
+  //! The stage at size k.
+  const Stage<P>& stage(std::size_t k) const { return *at[at.size() == 1 ? 0 : k]; }
+};
+
+//! The rows of the small-input tables: each stage once (a stage in two of the ladder's tables,
+//! like stage 11 closing both of chapter 7's, is timed once), the `auto` row where `rule_picks`
+//! holds the size rule's stage at each size, then the baseline.
+template <class P>
+std::vector<SizeRow<P>> size_ladder_rows(const std::vector<const Stage<P>*>& stages,
+                                         const std::vector<const Stage<P>*>& rule_picks, const Stage<P>& base) {
+  std::vector<SizeRow<P>> rows;
   for (const Stage<P>* s : stages)
-    if (std::none_of(rows.begin(), rows.end(), [&](const Stage<P>* r) { return r->name == s->name; })) rows.push_back(s);
-  rows.push_back(&base);
+    if (std::none_of(rows.begin(), rows.end(), [&](const SizeRow<P>& r) { return r.at[0]->name == s->name; }))
+      rows.push_back({{s}});
+  if (!rule_picks.empty()) rows.push_back({rule_picks, true});
+  rows.push_back({{&base}});
   return rows;
 }
 
@@ -604,9 +680,10 @@ struct SizeTable {
 };
 
 //! Every row and ceiling at size `n` (sizes[k]) on fresh inputs on `stream`: fills column k of
-//! table.cells and adds the records.
+//! table.cells and adds the records (with an `auto` row, each with the column `picked_by`: "size
+//! rule" for that row's, empty for the others).
 template <class P>
-void time_at_size(const LadderPlan<P>& plan, const std::vector<const Stage<P>*>& rows, const TimingOptions& t,
+void time_at_size(const LadderPlan<P>& plan, const std::vector<SizeRow<P>>& rows, const TimingOptions& t,
                   const DeviceInfo& dev, const std::string& program, std::size_t k, std::size_t n,
                   cudaStream_t stream, SizeTable& table) {
   RunOptions o = plan.o;
@@ -617,10 +694,13 @@ void time_at_size(const LadderPlan<P>& plan, const std::vector<const Stage<P>*>&
   Record cfg;
   P::add_columns(plan.config, cfg);
   const std::size_t first = table.records.size();
+  const bool rule_row = std::any_of(rows.begin(), rows.end(), [](const SizeRow<P>& r) { return r.by_rule; });
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const bool is_base = r + 1 == rows.size();
-    auto [cell, record] = size_row(*rows[r], is_base, is_base ? 256 : plan.block_of(*rows[r]), exact ? &*exact : nullptr,
+    const Stage<P>& s = rows[r].stage(k);
+    auto [cell, record] = size_row(s, is_base, is_base ? 256 : plan.block_of(s), exact ? &*exact : nullptr,
                                    timed, t, dev, cfg);
+    if (rule_row) record.add("picked_by", std::string(rows[r].by_rule ? "size rule" : ""));
     table.cells[r][k] = cell;
     table.all_ok = table.all_ok && cell.ok;
     table.records.push_back(std::move(record));
@@ -629,6 +709,7 @@ void time_at_size(const LadderPlan<P>& plan, const std::vector<const Stage<P>*>&
   const std::vector<Ceiling> ceilings = P::ceilings();
   for (std::size_t i = 0; i < ceilings.size(); ++i) {
     auto [cell, record] = size_ceiling_row(ceilings[i], timed, t, dev, cfg);
+    if (rule_row) record.add("picked_by", std::string());
     table.cells[rows.size() + i][k] = cell;
     table.records.push_back(std::move(record));
   }
@@ -636,22 +717,26 @@ void time_at_size(const LadderPlan<P>& plan, const std::vector<const Stage<P>*>&
 }
 
 //! The two small-input tables over the sizes: microseconds (launches) per run, and the baseline's
-//! time / each row's time. Rows: the stages, the baseline (the last of `rows`), the ceilings.
+//! time / each row's time. Rows: the stages (the `auto` row's cells begin with the stage that ran),
+//! the baseline (the last of `rows`), the ceilings.
 template <class P>
-std::pair<MarkdownRows, MarkdownRows> size_tables(const std::vector<const Stage<P>*>& rows, const SizeTable& table,
+std::pair<MarkdownRows, MarkdownRows> size_tables(const std::vector<SizeRow<P>>& rows, const SizeTable& table,
                                                   std::size_t sizes) {
   const std::vector<Ceiling> ceilings = P::ceilings();
   const std::size_t cub_row = rows.size() - 1;
   MarkdownRows us_table, ratio_table;
   for (std::size_t r = 0; r < table.cells.size(); ++r) {
     const bool ceiling = r >= rows.size();
-    const std::string name = ceiling ? ceiling_name(ceilings[r - rows.size()]) : "`" + rows[r]->name + "`";
-    std::vector<std::string> us_row{ceiling || r == cub_row ? "-" : stage_number(rows[r]->name), name};
+    const bool by_rule = !ceiling && rows[r].by_rule;
+    const std::string name = ceiling ? ceiling_name(ceilings[r - rows.size()])
+                                     : by_rule ? std::string("`auto` (the size rule)") : "`" + rows[r].at[0]->name + "`";
+    std::vector<std::string> us_row{ceiling || by_rule || r == cub_row ? "-" : stage_number(rows[r].at[0]->name), name};
     std::vector<std::string> ratio_row = us_row;
     for (std::size_t k = 0; k < sizes; ++k) {
       const SizeCell& c = table.cells[r][k];
-      us_row.push_back(fixed(c.us, 2) + " (" + std::to_string(c.launches) + ")" + (c.ok ? "" : " **FAIL**"));
-      ratio_row.push_back(c.us > 0 ? fixed(table.cells[cub_row][k].us / c.us, 2) : "");
+      const std::string ran = by_rule ? "`" + rows[r].stage(k).name + "` " : "";
+      us_row.push_back(ran + fixed(c.us, 2) + " (" + std::to_string(c.launches) + ")" + (c.ok ? "" : " **FAIL**"));
+      ratio_row.push_back(c.us > 0 ? ran + fixed(table.cells[cub_row][k].us / c.us, 2) : "");
     }
     us_table.push_back(std::move(us_row));
     ratio_table.push_back(std::move(ratio_row));
@@ -660,9 +745,10 @@ std::pair<MarkdownRows, MarkdownRows> size_tables(const std::vector<const Stage<
 }
 
 //! Which stage to use at each size: one row over the sizes naming the fastest stage that passed both
-//! checks there and CUB's time over its time ("none" where no stage passed). Rows as size_tables'.
+//! checks there and CUB's time over its time ("none" where no stage passed); the `auto` row counts
+//! as the stage it ran. Rows as size_tables'.
 template <class P>
-MarkdownRows fastest_stage_row(const std::vector<const Stage<P>*>& rows, const SizeTable& table, std::size_t sizes) {
+MarkdownRows fastest_stage_row(const std::vector<SizeRow<P>>& rows, const SizeTable& table, std::size_t sizes) {
   const std::size_t cub_row = rows.size() - 1;
   std::vector<std::string> row{"-", "fastest verified stage (CUB's time / its time)"};
   for (std::size_t k = 0; k < sizes; ++k) {
@@ -673,7 +759,8 @@ MarkdownRows fastest_stage_row(const std::vector<const Stage<P>*>& rows, const S
     }
     const double cub_us = table.cells[cub_row][k].us;
     row.push_back(best == cub_row ? std::string("none")
-                                  : "`" + rows[best]->name + "` (" + fixed(cub_us / table.cells[best][k].us, 2) + ")");
+                                  : "`" + rows[best].stage(k).name + "` (" + fixed(cub_us / table.cells[best][k].us, 2) +
+                                        ")");
   }
   return {row};
 }
@@ -700,6 +787,7 @@ std::string size_ladder_markdown(const LadderSpec<P>& spec, const LadderPlan<P>&
      << "- launches: in brackets, what one run enqueues on the GPU (kernels, memsets and copies), counted from a "
         "CUDA graph of one run (cudaGraphGetNodes)\n"
      << "- command: `" << command_line(argc, argv) << "` (" << today() << ")\n";
+  for (const std::string& line : plan.notes) md << "- " << line << "\n";
   for (const std::string& why : plan.skipped) md << "- " << why << "\n";
   md << "\n### Microseconds per run (launches per run)\n\n" << markdown_table(header, tables.first)
      << "\n### CUB's time / the row's time (above 1: faster than CUB)\n\n" << markdown_table(header, tables.second)
@@ -716,8 +804,10 @@ std::string size_ladder_markdown(const LadderSpec<P>& spec, const LadderPlan<P>&
 template <class P>
 int size_ladder(const LadderSpec<P>& spec, const LadderPlan<P>& plan, const DeviceInfo& dev,
                 const std::vector<std::size_t>& sizes, const TimingOptions& t, int argc, char** argv) {
-  const Stage<P> base = P::baseline(plan.type, plan.config, plan.stages());
-  const std::vector<const Stage<P>*> rows = size_ladder_rows(plan.stages(), base);
+  std::vector<const Stage<P>*> run = plan.stages();  // the baseline matches their output type
+  run.insert(run.end(), plan.rule_picks.begin(), plan.rule_picks.end());
+  const Stage<P> base = P::baseline(plan.type, plan.config, run);
+  const std::vector<SizeRow<P>> rows = size_ladder_rows(plan.stages(), plan.rule_picks, base);
   Stream stream;
   SizeTable table;
   table.cells.assign(rows.size() + P::ceilings().size(), std::vector<SizeCell>(sizes.size()));
@@ -877,6 +967,7 @@ std::string ladder_markdown(const LadderSpec<P>& spec, const LadderPlan<P>& plan
                                      "at 256 does not fit this GPU)"))
      << "\n"
      << "- command: `" << command_line(argc, argv) << "` (" << today() << ")\n";
+  for (const std::string& line : plan.notes) md << "- " << line << "\n";
   for (const std::string& why : plan.skipped) md << "- " << why << "\n";
   const std::vector<std::string> header{"#", "stage", "what changed", "ms (median)", "GB/s", "% peak",
                                         "step", "total", "vs CUB", "verified", "check", "timed data"};
@@ -961,7 +1052,7 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
     for (const Stage<P>& s : t.stages) all.push_back(&s);
   detail::add_problem_flags<P>(app, plan.o, plan.config, all, /*ladder=*/true);
   detail::LadderFlags flags;
-  detail::add_ladder_flags(app, flags);
+  detail::add_ladder_flags(app, flags, spec.size_rule);
   if (auto rc = parse_command_line(app, plan.o, argc, argv)) return *rc;
   std::vector<std::size_t> sizes;
   try {
@@ -977,10 +1068,13 @@ int ladder_main(int argc, char** argv, const LadderSpec<P>& spec) {
   return run_program(spec.program, [&]() -> int {
     plan.type = parse_dtype(plan.o.type);
     detail::check_host_memory_for<P>(plan.type, plan.config, plan.o);  // sizes first: an overflow is no stage's fault
-    detail::pick_stages(plan, tables, detail::stages_asked(flags.stages, all));
+    std::vector<std::string> wanted = detail::stages_asked(flags.stages, all, spec.size_rule);
+    const bool by_rule = detail::take_auto(wanted);  // `auto`: the size rule's stage, once the GPU is known
+    if (!by_rule || !wanted.empty()) detail::pick_stages(plan, tables, wanted);
     for (const std::string* path : {&plan.o.csv, &plan.o.json, &plan.o.md})
       if (!path->empty()) check_writable(*path);
     const DeviceInfo dev = query_device();
+    if (by_rule) detail::add_rule_stages(plan, tables, all, *spec.size_rule, sizes, wanted);
     detail::drop_unfit_stages(plan);
     if (sizes.empty()) return detail::run_ladder(spec, plan, dev, argc, argv);
     return detail::size_ladder(spec, plan, dev, sizes, detail::small_input_timing(plan.o, flags), argc, argv);

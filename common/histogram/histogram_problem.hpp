@@ -62,6 +62,8 @@ struct Histogram {
   static std::string describe(const Config& c);
   //! The columns bins, lower, upper.
   static void add_columns(const Config& c, Record& r);
+  //! The size rule's variant (size_rule.hpp): the sample distribution, --dist.
+  static std::string rule_variant(const Config& /*c*/, const std::string& dist) { return dist; }
 
   // --- data ---------------------------------------------------------------------------------
   //! uniform, one-bin, zipf, image, hot (the first is the default).

@@ -53,6 +53,8 @@ struct Reduce {
   static std::string describe(const Config& c);
   //! The column `op`.
   static void add_columns(const Config& c, Record& r);
+  //! The size rule's variant (size_rule.hpp): the operator, "sum", "max" or "min".
+  static std::string rule_variant(const Config& c, const std::string& /*dist*/) { return op_name(c.op); }
 
   // --- data ---------------------------------------------------------------------------------
   //! signed, uniform, skewed, exact (the first is the default).

@@ -65,6 +65,8 @@ struct Scan {
   static std::string describe(const Config& c);
   //! The column `scan` (exclusive or inclusive).
   static void add_columns(const Config& c, Record& r);
+  //! The size rule's variant (size_rule.hpp): "exclusive" or "inclusive".
+  static std::string rule_variant(const Config& c, const std::string& /*dist*/) { return describe(c); }
 
   // --- data ---------------------------------------------------------------------------------
   //! signed, uniform, skewed, exact (the first is the default), as for reductions.

@@ -50,6 +50,10 @@ BAD = [
     ("histogram_contention", "--shares nan", "--shares", {}),
     ("histogram_contention", "--stages histogram_stage_4,nope", "--stages", {}),
     ("reduce_ladder", "--stages reduce_kernel_1,,reduce_kernel_2", "--stages: an empty item", {}),
+    # --stages auto (the size rule's stage) beside names: an unknown name or an empty item is refused
+    ("scan_ladder", "--stages auto,nope", "unknown stage 'nope'", {}),
+    ("histogram_ladder", "--stages auto,", "--stages: an empty item", {}),
+    ("reduce_ladder_ch08", "--stages auto --n 2^20 --sizes 2^10", "not both", {}),
     ("histogram_contention", "--max-seconds -1", "--max-seconds", {}),
     ("reduce_barriers", "--blocks 0x20", "--blocks", {}),
     ("atomic_vs_deterministic", "--runs 010", "--runs", {}),
@@ -84,6 +88,8 @@ GOOD = [
     ("reduce_kernel_1", "--n 2^10 --seed 0 --iters 2 --warmup 0 --max-seconds 0.5", {}),
     ("histogram_stage_4", "--n 1000 --lower -2.5 --upper 1e3 --iters 1", {}),
     ("reduce_kernel_12", "--n 2^20 --iters 1", {"TUTORIAL_DEVICE_LIMITS": "host=1GB"}),
+    ("scan_ladder", "--stages auto --n 2^10 --iters 1 --warmup 0", {}),
+    ("reduce_ladder", "--stages auto,reduce_kernel_9 --sizes 2^10,2^15 --iters 1 --warmup 0 --runs-per-sample 1", {}),
 ]
 HELP_LINE = "Run with --help for usage."
 
