@@ -57,10 +57,10 @@ const SizeRule& histogram_rule() {
   // uint8 samples into 256 bins; uniform first: the row of a distribution without a ladder (hot).
   //                                         2^: 10 12 14 16 18 20 22 24 26 28 30
   static const SizeRule rule{"histogram_ladder", "histogram_stage_", "coverage_histogram_uint8_*",
-                             {{DType::u8, "uniform", {4, 4, 4, 4, 4, 4, 7, 7, 7, 7, 7}},
-                              {DType::u8, "one-bin", {4, 4, 4, 4, 4, 4, 4, 7, 7, 7, 7}},
-                              {DType::u8, "zipf", {4, 4, 4, 4, 4, 4, 7, 7, 7, 7, 7}},
-                              {DType::u8, "image", {4, 4, 4, 4, 4, 4, 7, 7, 7, 7, 7}}}};
+                             {{DType::u8, "uniform", {4, 4, 4, 4, 4, 8, 8, 8, 8, 8, 8}},
+                              {DType::u8, "one-bin", {4, 4, 4, 4, 4, 4, 8, 8, 8, 8, 8}},
+                              {DType::u8, "zipf", {4, 4, 4, 4, 4, 8, 8, 8, 8, 8, 8}},
+                              {DType::u8, "image", {4, 4, 4, 4, 4, 8, 8, 8, 8, 8, 8}}}};
   return rule;
 }
 

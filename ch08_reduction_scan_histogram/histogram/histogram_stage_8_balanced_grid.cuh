@@ -12,8 +12,9 @@
 //! samples cost about a n / G (the blocks count side by side) and the blocks' fixed price about b G,
 //! a time smallest at G = sqrt(a n / b) -- about sqrt(n / bins) blocks when zeroing and merging one
 //! block's histogram costs about as much as counting `bins` samples. That is a hypothesis: what
-//! backs it is stage 7's time against the grid on an H100 (README.md of this folder, "Stage 8"),
-//! whose fastest grids at 2^22 and 2^24 samples sit next to sqrt(n / 256); the ratio a / b may
+//! backs it is stage 7's time against the grid on an H100, whose fastest grids at 2^22 and 2^24
+//! samples sit next to sqrt(n / 256), and stage 8's own counters and ladders (README.md of this
+//! folder, "Stage 8"); the ratio a / b may
 //! differ on other GPUs. At 2^24 8-bit samples and 256 bins the rule gives 256 blocks. Stage 8 is
 //! stage 7 again once the square root passes stage 7's full wave W, from n = W^2 x bins (about
 //! 2^27 on an H100; much earlier on a GPU with fewer SMs, such as a T4), and at small n, where one
