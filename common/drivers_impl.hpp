@@ -488,10 +488,15 @@ struct LadderPlan {
 
   //! The block `s` runs at: --block (or the nearest block size it accepts); without --block, its
   //! own default block (default_block_of: 256 for most stages), lowered to what this GPU holds.
-  int block_of(const Stage<P>& s) const {
+  int block_of(const Stage<P>& s) const { return block_of(s, o.n); }
+  //! The block `s` runs at for n elements (a ladder over sizes: a stage's block_for may pick another
+  //! block at each size).
+  int block_of(const Stage<P>& s, std::size_t n) const {
     if (o.block_given) return std::clamp(o.block, s.min_block, s.max_block);
     if (!gpu_available()) return default_block_of(s);
-    return default_block_of(s, probe_args<P>(type, config, o), current_device_limits());
+    RunOptions at = o;
+    at.n = n;
+    return default_block_of(s, probe_args<P>(type, config, at), current_device_limits());
   }
   //! Every stage that runs, table after table.
   std::vector<const Stage<P>*> stages() const {
@@ -698,7 +703,7 @@ void time_at_size(const LadderPlan<P>& plan, const std::vector<SizeRow<P>>& rows
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const bool is_base = r + 1 == rows.size();
     const Stage<P>& s = rows[r].stage(k);
-    auto [cell, record] = size_row(s, is_base, is_base ? 256 : plan.block_of(s), exact ? &*exact : nullptr,
+    auto [cell, record] = size_row(s, is_base, is_base ? 256 : plan.block_of(s, n), exact ? &*exact : nullptr,
                                    timed, t, dev, cfg);
     if (rule_row) record.add("picked_by", std::string(rows[r].by_rule ? "size rule" : ""));
     table.cells[r][k] = cell;

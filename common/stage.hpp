@@ -60,6 +60,11 @@ struct Stage {
   //! clamped to min_block .. max_block. A stage whose shared memory grows with the block sets a
   //! default that fits every GPU (reader_gpus()).
   int default_block = 0;
+  //! The block size the stage runs at for these arguments on a GPU with these limits when --block is
+  //! not given, where the best block depends on n (a tile sized to the input: reduce stage 7, scan
+  //! stage 9); null, or a return of 0, means default_block. The shared-memory rule of
+  //! default_block_of still applies to what it returns.
+  std::function<int(const Args&, const DeviceLimits&)> block_for;
   bool grid_stride = false;     //!< honours Args::grid (--grid)
   bool deterministic = false;   //!< same bits on every run with the same input and configuration
   typename P::Caps caps{};      //!< what the stage supports of the problem's own options
@@ -145,12 +150,13 @@ int default_block_of(const Stage<P>& stage) {
   return stage.max_block < 256 ? stage.max_block : (stage.min_block > 256 ? stage.min_block : 256);
 }
 
-//! The block size `stage` runs at on a GPU with `limits` when none is asked for: default_block_of,
-//! halved while the stage's shared memory at `a` (a.block aside) would not fit the GPU's shared memory
+//! The block size `stage` runs at on a GPU with `limits` when none is asked for: its block_for at `a`
+//! if it has one, else default_block_of; halved while the stage's shared memory at `a` (a.block aside) would not fit the GPU's shared memory
 //! per block (so a T4 runs the per-thread counter histograms at block 128 where an H200 runs 256).
 template <class P>
 int default_block_of(const Stage<P>& stage, typename P::Args a, const DeviceLimits& limits) {
-  int b = default_block_of(stage);
+  int b = stage.block_for ? stage.block_for(a, limits) : 0;
+  if (b == 0) b = default_block_of(stage);
   if (!stage.shared_bytes) return b;
   for (; b > stage.min_block; b /= 2) {
     a.block = b;

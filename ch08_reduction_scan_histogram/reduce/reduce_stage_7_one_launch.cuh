@@ -11,7 +11,8 @@
 //!     ticket folds the partials and writes the result (fold_in_last_block, last_block_fold.cuh),
 //!     and takes the tickets back off the counter, so that no zeroing launch is needed either;
 //!   - one block when it is enough: its value is the result, written directly, with no partial and
-//!     no ticket;
+//!     no ticket; without --block the block widens up to 1024 threads to keep one block while one
+//!     trip of 1024 threads covers n (reduce_stage_7_block);
 //!   - a grid sized to n: one block per Block x 64 bytes of input (one trip of stage 5's loop per
 //!     thread: kVectorLoads 16-byte loads), growing with n only up to one full wave of resident
 //!     blocks. At small n every load of the run is in flight at once (a thread with less than a whole
@@ -86,6 +87,19 @@ inline std::size_t reduce_stage_7_grid(const harness::ReduceArgs& a) {
       kStage7BytesPerThread);
 }
 
+//! Stage 7's block when --block is not given: one block for the whole input while a block of up to
+//! 1024 threads covers it in one trip (the smallest power of two from 256 threads whose trips of
+//! kStage7BytesPerThread cover n's bytes), else 256. One block has no partials and no ticket, and a
+//! block's barrier costs far less than the last-block finish, so at n between 256 and 1024 trips'
+//! worth of bytes one wide block beats several of 256.
+//! @return threads per block: 256, 512 or 1024
+inline int reduce_stage_7_block(const harness::ReduceArgs& a, const harness::DeviceLimits&) {
+  const std::size_t bytes = a.n * harness::dtype_size(a.type);
+  for (int b = 256; b <= 1024; b *= 2)
+    if (bytes <= static_cast<std::size_t>(b) * kStage7BytesPerThread) return b;
+  return 256;
+}
+
 //! Stage 7's workspace on `grid` blocks: the ticket counter, then one partial per block.
 inline std::size_t reduce_stage_7_workspace(const harness::ReduceArgs& a) {
   return kTicketBytes + partials_bytes(a, reduce_stage_7_grid(a));
@@ -129,6 +143,7 @@ inline harness::Stage<harness::Reduce> reduce_stage_7_stage() {
   s.deterministic = true;
   s.grid_stride = true;
   s.grid_for = reduce_stage_7_grid;
+  s.block_for = reduce_stage_7_block;
   s.workspace_bytes = reduce_stage_7_workspace;
   s.workspace_zeroed_bytes = kTicketBytes;
   s.depth = reduce_stage_7_depth;

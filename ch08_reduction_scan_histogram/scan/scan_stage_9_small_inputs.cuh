@@ -25,11 +25,12 @@
 //!   - one tile when it is enough. With a grid of one block there is nothing to look back on: the
 //!     block's scan is the result; no run word, no status, no atomic;
 //!   - a tile sized for latency: 4 vectors of 16 bytes per thread (64 bytes: all of a thread's loads
-//!     in flight at once, one trip, as ch07's stage 12) and a default block of 512 threads, so one
-//!     tile covers 8 Ki floats (4 Ki doubles) and 2^20 floats are 128 tiles, about one wave on a
-//!     GPU of about 128 SMs. Both are first choices, to be tuned on the GPU (`scan_ladder --small`,
-//!     `scan_stage_9 --block 256|1024`); the data uses the default cache policy (at these sizes it
-//!     fits in L2, and a graph's next run reads it again).
+//!     in flight at once, one trip, as ch07's stage 12), and a block chosen by n on the GPU at hand
+//!     (scan_stage_9_block): 256 threads while one tile of 256 covers n, above that the widest
+//!     block of 512 or 256 whose tiles still number the GPU's SMs, else 128, so that the input is
+//!     spread over as many blocks as load at once (the block sweep behind the rule: the scan page,
+//!     "Stage 9"); `scan_stage_9 --block B` overrides it. The data uses the default cache policy
+//!     (at these sizes it fits in L2, and a graph's next run reads it again).
 //! Every n is handled as in stage 5 (any n, any element-aligned address: the vector path when `in`
 //! and `out` are both 16-byte aligned and the tile is whole, element by element otherwise; a grid of
 //! one tile per block, so n past 2^31 takes more tiles and 64-bit indices).
@@ -59,7 +60,8 @@ namespace ch08 {
 
 //! 16-byte vectors per thread of stage 9: 4 (64 bytes per thread, one trip of loads).
 inline constexpr int kStage9Vectors = 4;
-//! Stage 9's default block: 512 threads (one tile: 8 Ki floats, 4 Ki doubles).
+//! Stage 9's block where no n is known (scan_stage_9_block picks one for each n): 512 threads (one
+//! tile: 8 Ki floats, 4 Ki doubles).
 inline constexpr int kStage9Block = 512;
 //! Bytes at the start of stage 9's workspace that must be zero before its first launch there: the
 //! run word. The status starts kWorkspaceAlign bytes in.
@@ -126,6 +128,25 @@ __global__ void __launch_bounds__(Block)
 //! Elements per tile of stage 9 at these arguments: a.block * kStage9Vectors * 16 / sizeof(T).
 inline std::size_t scan_stage_9_tile(const harness::ScanArgs& a) { return vector_tile(a, kStage9Vectors); }
 
+//! Stage 9's block when --block is not given: 256 while one tile of 256 threads covers n (no
+//! look-back at all); above, the widest block from 512 down to 128 whose tiles still number at
+//! least the GPU's SMs, else 128. Smaller tiles mean more blocks loading at once and a shorter scan
+//! per block; the look-back chain they lengthen costs less at these sizes than the blocks that
+//! would sit idle (the scan page, "Stage 9", measures it).
+//! @param[in] a the arguments (type, n)
+//! @param[in] limits the GPU's limits (sm_count)
+//! @return threads per block: 128, 256 or 512
+inline int scan_stage_9_block(const harness::ScanArgs& a, const harness::DeviceLimits& limits) {
+  const std::size_t bytes = a.n * harness::dtype_size(a.type);
+  const std::size_t per_thread = static_cast<std::size_t>(kStage9Vectors) * 16;
+  if (bytes <= 256 * per_thread) return 256;
+  for (int b = 512; b >= 256; b /= 2) {
+    const std::size_t tile = static_cast<std::size_t>(b) * per_thread;
+    if ((bytes + tile - 1) / tile >= static_cast<std::size_t>(limits.sm_count)) return b;
+  }
+  return 128;
+}
+
 //! Workspace of stage 9: the run word (in the first kWorkspaceAlign bytes), then the status of
 //! every tile.
 inline std::size_t scan_stage_9_workspace(const harness::ScanArgs& a) {
@@ -168,10 +189,11 @@ inline harness::Stage<harness::Scan> scan_stage_9_stage() {
   s.name = "scan_stage_9";
   s.label = "one launch for small inputs";
   s.change = "no zeroing launch (status words tagged with a run epoch the kernel advances itself), one tile and no "
-             "look-back when one block covers n; 64 bytes per thread, block 512 by default";
+             "look-back when one block covers n; 64 bytes per thread, a block chosen by n (128 to 512)";
   s.source = "Merrill and Garland 2016 (decoupled look-back); the epoch-tagged status: this tutorial";
   s.deterministic = false;
   s.default_block = kStage9Block;
+  s.block_for = scan_stage_9_block;
   s.max_block = max_block_for_vectors(kStage9Vectors);
   s.grid_for = [](const harness::ScanArgs& a) {
     return static_cast<std::size_t>(grid_for_tiles(a.n, scan_stage_9_tile(a)));

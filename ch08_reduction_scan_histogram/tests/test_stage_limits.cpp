@@ -204,3 +204,42 @@ TEST_CASE("every stage's defaults fit every reader's GPU", "[cpu][limits]") {
   checks += check_defaults(ch08::histogram_stage_7_copy_stages());
   CHECK(checks > 500);  // every stage and type was reached on six GPUs
 }
+
+TEST_CASE("blocks chosen by n: reduce stage 7 keeps one block up to 1024 threads, scan stage 9 spreads the input over the SMs", "[cpu][limits]") {
+  using harness::DType;
+  harness::ReduceArgs r;
+  r.type = DType::f32;
+  const harness::Stage<harness::Reduce>& s7 = ch08::reduce_stage_named("reduce_stage_7");
+  REQUIRE(s7.block_for);
+  const auto reduce_block = [&](std::size_t n, DType t) {
+    r.n = n;
+    r.type = t;
+    return harness::default_block_of(s7, r, harness::limits_sm90());
+  };
+  CHECK(reduce_block(1000, DType::f32) == 256);
+  CHECK(reduce_block(std::size_t{1} << 12, DType::f32) == 256);      // 16 KiB: one trip of 256 threads
+  CHECK(reduce_block((std::size_t{1} << 12) + 1, DType::f32) == 512);
+  CHECK(reduce_block(std::size_t{1} << 14, DType::f32) == 1024);     // 64 KiB: one trip of 1024 threads
+  CHECK(reduce_block(std::size_t{1} << 14, DType::f64) == 256);      // 128 KiB: more than one block
+  CHECK(reduce_block(std::size_t{1} << 13, DType::f64) == 1024);
+  CHECK(reduce_block((std::size_t{1} << 14) + 1, DType::f32) == 256);
+  CHECK(reduce_block(std::size_t{1} << 30, DType::i32) == 256);
+  harness::ScanArgs a;
+  a.type = DType::f32;
+  const harness::Stage<harness::Scan>& s9 = ch08::scan_stage_named("scan_stage_9");
+  REQUIRE(s9.block_for);
+  const auto scan_block = [&](std::size_t n, const harness::DeviceLimits& l) {
+    a.n = n;
+    return harness::default_block_of(s9, a, l);
+  };
+  const harness::DeviceLimits h = harness::limits_sm90();  // 132 SMs
+  CHECK(scan_block(std::size_t{1} << 10, h) == 256);
+  CHECK(scan_block(std::size_t{1} << 12, h) == 256);  // one tile of 256 threads
+  CHECK(scan_block(std::size_t{1} << 14, h) == 128);
+  CHECK(scan_block(std::size_t{1} << 18, h) == 128);  // 128 tiles of 128 threads: fewer than 132 SMs
+  CHECK(scan_block(std::size_t{1} << 20, h) == 256);  // 256 tiles
+  CHECK(scan_block(std::size_t{1} << 22, h) == 512);  // 512 tiles
+  const harness::DeviceLimits t4 = harness::limits_sm75();  // 40 SMs
+  CHECK(scan_block(std::size_t{1} << 18, t4) == 256);  // 64 tiles of 256
+  CHECK(scan_block(std::size_t{1} << 20, t4) == 512);  // 128 tiles of 512
+}
