@@ -17,7 +17,7 @@ std::vector<harness::Stage<harness::Histogram>> all_histogram_stages();
 //! Stage 7 with 1, 2 and 4 lane-column copies per block (`histogram_stage_7 --copies`).
 std::vector<harness::Stage<harness::Histogram>> histogram_stage_7_copy_stages();
 
-//! The histogram stage called `name` ("histogram_stage_0" .. "histogram_stage_8",
+//! The histogram stage called `name` ("histogram_stage_0" .. "histogram_stage_9",
 //! "histogram_stage_1_fold_all").
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Histogram> histogram_stage_named(const std::string& name);
@@ -44,5 +44,7 @@ harness::StageProgram<harness::Histogram> histogram_stage_6_program();
 harness::StageProgram<harness::Histogram> histogram_stage_7_program();
 //! The program histogram_stage_8: the stage of histogram_stage_8_balanced_grid.cuh.
 harness::StageProgram<harness::Histogram> histogram_stage_8_program();
+//! The program histogram_stage_9: the stage of histogram_stage_9_balanced_per_warp.cuh.
+harness::StageProgram<harness::Histogram> histogram_stage_9_program();
 
 }  // namespace ch08

@@ -71,9 +71,9 @@ inline std::size_t histogram_stage_4_grid(const harness::HistogramArgs& a) {
   return harness::resident_grid(a, samples_per_vector(a), [](const auto& args, auto&& f) { with_stage_4_kernel(args, f); });
 }
 
-//! Zeroes the histogram and launches stage 4.
-inline void launch_histogram_stage_4(const harness::HistogramArgs& a) {
-  const std::size_t grid = histogram_stage_4_grid(a);
+//! Zeroes the histogram and launches stage 4's kernel on `grid` blocks (stage 4's own grid, or stage
+//! 9's merge-balanced one).
+inline void launch_per_warp_vectors(const harness::HistogramArgs& a, std::size_t grid) {
   CUDA_CHECK(cudaMemsetAsync(a.out, 0, static_cast<std::size_t>(a.bins) * sizeof(harness::Count), a.stream));
   with_stage_4_kernel(a, [&](auto kernel, auto t, auto map, std::size_t smem) {
     using T = decltype(t);
@@ -81,6 +81,9 @@ inline void launch_histogram_stage_4(const harness::HistogramArgs& a) {
     kernel<<<grid, a.block, smem, a.stream>>>(a.input<T>(), a.n, map, a.output<harness::Count>());
   });
 }
+
+//! Zeroes the histogram and launches stage 4 on its grid.
+inline void launch_histogram_stage_4(const harness::HistogramArgs& a) { launch_per_warp_vectors(a, histogram_stage_4_grid(a)); }
 
 //! Stage 4 as the harness sees it.
 inline harness::Stage<harness::Histogram> histogram_stage_4_stage() {

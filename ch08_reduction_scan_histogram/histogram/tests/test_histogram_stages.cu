@@ -289,6 +289,30 @@ TEST_CASE("stage 8's grid: stage 7's, capped at ceil(sqrt(n / bins)) blocks; --g
     }
 }
 
+TEST_CASE("stage 9's grid: stage 4's, capped at ceil(sqrt(n / bins)) blocks; --grid honoured", "[gpu][ch08][histogram][grid]") {
+  const Stage<Histogram> s4 = ch08::histogram_stage_named("histogram_stage_4");
+  const Stage<Histogram> s9 = ch08::histogram_stage_named("histogram_stage_9");
+  for (int bins : {1, 7, 256, 400})
+    for (std::size_t n : {std::size_t{1}, std::size_t{4097}, std::size_t{1} << 20, std::size_t{1} << 22,
+                          std::size_t{1} << 24, std::size_t{1} << 28, (std::size_t{1} << 32) + 5}) {
+      HistogramArgs a;
+      a.type = DType::u8;
+      a.n = n;
+      a.block = 256;
+      a.bins = bins;
+      a.upper = 256;
+      std::size_t root = static_cast<std::size_t>(std::sqrt(static_cast<double>(n) / bins));
+      while (root * root * static_cast<std::size_t>(bins) < n) ++root;
+      while (root > 1 && (root - 1) * (root - 1) * static_cast<std::size_t>(bins) >= n) --root;
+      root = std::max<std::size_t>(root, 1);
+      const std::size_t counters = (n + (std::size_t{1} << 31) - 1) >> 31;
+      INFO("n " << n << " bins " << bins << ": stage 4 " << s4.grid_for(a) << ", sqrt rule " << root);
+      CHECK(s9.grid_for(a) == std::max(std::min(s4.grid_for(a), root), std::max<std::size_t>(counters, 1)));
+      a.grid = 77;
+      CHECK(s9.grid_for(a) == s4.grid_for(a));
+    }
+}
+
 TEST_CASE("the broken histogram fails the check at the first non-empty bin", "[gpu][ch08][histogram][selftest]") {
   Case c;
   c.n = 100000;
