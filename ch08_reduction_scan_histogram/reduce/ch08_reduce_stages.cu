@@ -1,8 +1,9 @@
 // Chapter 8's reduction stages collected in ladder order: each header holds one stage's kernel, its
 // two-pass launch and its description; this file compiles them once for the ladder and the tests.
 // Stage 4's header also holds its atomic-finish contrast, handed out by reduce_stage_4_atomic_finish;
-// stage 6 (the binned sum, float and double sums only), stage 7 (one launch at every size) and CUB's
-// gpu_to_gpu sum (cub_gpu_to_gpu.cu, built where CCCL 3.1 is given) join the ladder after stages 0 to 5.
+// stage 6 (the binned sum, float and double sums only), stage 7 (one launch at every size), stage 8
+// (stage 7 with tagged partials, no fence) and CUB's gpu_to_gpu sum (cub_gpu_to_gpu.cu, built where
+// CCCL 3.1 is given) join the ladder after stages 0 to 5.
 #include <stdexcept>
 
 #include "ch08_reduce_stages.hpp"
@@ -14,6 +15,7 @@
 #include "reduce_stage_5_vectorized.cuh"
 #include "reduce_stage_6_binned.cuh"
 #include "reduce_stage_7_one_launch.cuh"
+#include "reduce_stage_8_tagged_finish.cuh"
 #include "cub_gpu_to_gpu.hpp"
 
 namespace ch08 {
@@ -27,6 +29,7 @@ std::vector<harness::Stage<harness::Reduce>> ladder_reduce_stages() {
   std::vector<harness::Stage<harness::Reduce>> stages = all_reduce_stages();
   stages.push_back(reduce_stage_6_stage());
   stages.push_back(reduce_stage_7_stage());
+  stages.push_back(reduce_stage_8_stage());
   stages.push_back(cub_gpu_to_gpu_stage());
   return stages;
 }
@@ -47,5 +50,6 @@ harness::StageProgram<harness::Reduce> reduce_stage_4_program() { return reduce_
 harness::StageProgram<harness::Reduce> reduce_stage_5_program() { return reduce_stage_5_stage(); }
 harness::StageProgram<harness::Reduce> reduce_stage_6_program() { return reduce_stage_6_stage(); }
 harness::StageProgram<harness::Reduce> reduce_stage_7_program() { return reduce_stage_7_stage(); }
+harness::StageProgram<harness::Reduce> reduce_stage_8_program() { return reduce_stage_8_stage(); }
 
 }  // namespace ch08

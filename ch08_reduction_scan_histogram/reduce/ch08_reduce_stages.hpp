@@ -5,7 +5,7 @@
 //! min, block sizes 32..1024, and finish with a one-block second pass (no atomics: deterministic
 //! run to run). Int sums are exact: accumulated in long long, output int64. Stage 6 sums float and
 //! double with the same bits on any block size, grid and GPU; stage 7 reduces in one launch (the
-//! last block folds the partials).
+//! last block folds the partials); stage 8 is stage 7 with tagged partials (no fence).
 #pragma once
 #include <string>
 #include <vector>
@@ -21,11 +21,12 @@ namespace ch08 {
 std::vector<harness::Stage<harness::Reduce>> all_reduce_stages();
 
 //! What reduce_ladder_ch08 runs: all_reduce_stages, then stage 6 (the binned sum: the same bits for
-//! any block, grid and GPU; float and double sums only), stage 7 (one launch at every size) and CUB's gpu_to_gpu sum, the library's
-//! reproducible sum, where this build has CCCL 3.1 (else the ladder skips it with one line).
+//! any block, grid and GPU; float and double sums only), stage 7 (one launch at every size), stage 8
+//! (stage 7 with tagged partials, no fence) and CUB's gpu_to_gpu sum, the library's reproducible
+//! sum, where this build has CCCL 3.1 (else the ladder skips it with one line).
 std::vector<harness::Stage<harness::Reduce>> ladder_reduce_stages();
 
-//! The reduction stage called `name` ("reduce_stage_0" .. "reduce_stage_7", "cub_gpu_to_gpu").
+//! The reduction stage called `name` ("reduce_stage_0" .. "reduce_stage_8", "cub_gpu_to_gpu").
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Reduce> reduce_stage_named(const std::string& name);
 
@@ -52,5 +53,7 @@ harness::StageProgram<harness::Reduce> reduce_stage_5_program();
 harness::StageProgram<harness::Reduce> reduce_stage_6_program();
 //! The program reduce_stage_7: the stage of reduce_stage_7_one_launch.cuh.
 harness::StageProgram<harness::Reduce> reduce_stage_7_program();
+//! The program reduce_stage_8: the stage of reduce_stage_8_tagged_finish.cuh.
+harness::StageProgram<harness::Reduce> reduce_stage_8_program();
 
 }  // namespace ch08

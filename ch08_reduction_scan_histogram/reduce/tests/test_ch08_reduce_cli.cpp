@@ -1,11 +1,13 @@
 // CPU tests: chapter 8's reduction stages describe themselves correctly (operators, types, output
 // types, block limits) and refuse unsupported configurations before touching the GPU; the stage
 // programs reject bad flags with exit code 2.
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "catch.hpp"
 #include "ch08_reduce_stages.hpp"
+#include "device_limits.hpp"
 #include "errors.hpp"
 #include "run_stage.hpp"
 
@@ -116,4 +118,32 @@ TEST_CASE("stage programs reject bad input with exit code 2, before any GPU work
     CHECK(run_program(p, {"--op", "max", "--help"}) == 0);
   }
   CHECK(run_program(ch08::reduce_stage_named("reduce_stage_1"), {"--grid", "10"}) == kExitUsage);
+}
+
+TEST_CASE("stage 8 describes its workspace and its grid limit, without a GPU", "[cpu][ch08]") {
+  // The run word (zeroed once, left ready by every launch), then one slot per block: 8 bytes for a
+  // 4-byte accumulator, 16 for an 8-byte one. A grid past what a 16-bit ticket count holds is
+  // refused before any launch. (--grid given: no occupancy query.)
+  const Stage<Reduce> s8 = ch08::reduce_stage_named("reduce_stage_8");
+  CHECK(s8.deterministic);
+  CHECK(s8.grid_stride);
+  CHECK(s8.workspace_zeroed_bytes == 8u);
+  CHECK(s8.max_grid == 0xFFFFu);
+  CHECK(workspace_of(s8, args(DType::f32, Op::sum, 256, 1000)) == 16u + 1000u * 8u);
+  CHECK(workspace_of(s8, args(DType::i32, Op::max, 256, 1000)) == 16u + 1000u * 8u);
+  CHECK(workspace_of(s8, args(DType::f64, Op::min, 256, 1000)) == 16u + 1000u * 16u);
+  CHECK(workspace_of(s8, args(DType::i32, Op::sum, 256, 1000)) == 16u + 1000u * 16u);
+  ReduceArgs small = args(DType::f32, Op::sum, 256, 0);  // stage 7's block for n: one block up to 1024
+  small.n = std::size_t{1} << 14;
+  CHECK(default_block_of(s8, small, limits_sm90()) == 1024);
+  small.n += 1;
+  CHECK(default_block_of(s8, small, limits_sm90()) == 256);
+  CHECK_NOTHROW(validate_shape(s8, args(DType::f32, Op::sum, 256, 0xFFFF)));
+  CHECK_THROWS_AS(validate_shape(s8, args(DType::f32, Op::sum, 256, 0x10000)), UsageError);
+  const auto ladder = ch08::ladder_reduce_stages();
+  const auto it =
+      std::find_if(ladder.begin(), ladder.end(), [](const Stage<Reduce>& s) { return s.name == "reduce_stage_7"; });
+  REQUIRE(it != ladder.end());
+  REQUIRE(it + 1 != ladder.end());
+  CHECK((it + 1)->name == "reduce_stage_8");  // the ladder runs stage 8 right after stage 7
 }

@@ -1,9 +1,11 @@
 // CPU tests of chapter 8's reduction operators (reduce_ops.cuh, compiled here as plain C++): the
 // identities, the accumulator types, the NaN policy, order independence, and agreement with the
-// CPU reference of common/reference.cpp, which follows the same policy. Also the barrier arithmetic.
+// CPU reference of common/reference.cpp, which follows the same policy. Also the barrier arithmetic,
+// and stage 8's run word (run_epochs.cuh): its epochs, tickets and the add that ends a run.
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <type_traits>
@@ -13,6 +15,7 @@
 #include "catch.hpp"
 #include "reduce_ops.cuh"
 #include "reduce_reference.hpp"
+#include "run_epochs.cuh"
 
 using namespace ch08;
 
@@ -186,4 +189,102 @@ TEST_CASE("barrier arithmetic (exercise 1): log2(TILE) for the tree, 1 for the f
   CHECK(expected_barriers(6, 256) == -1);
   CHECK(expected_barriers(1, 100) == -1);
   CHECK(expected_barriers(1, 2048) == -1);
+}
+
+// ---- Stage 8's run word (run_epochs.cuh) --------------------------------------------------------
+
+namespace {
+
+// What `grid` blocks of stage 8 do to the run word `word`, in one order of their tickets (the order
+// does not change what each count reads): how many drew the last ticket (both counts agreeing on
+// grid - 1, with the epoch they started from), and the word after the run (the last block's add
+// included). Every block starts from `word`'s epoch, as they do when it is not moved before the last
+// ticket.
+struct SimulatedRun {
+  int last_tickets = 0;
+  std::uint64_t after = 0;
+};
+SimulatedRun simulate_run(std::uint64_t word, unsigned grid) {
+  SimulatedRun r;
+  const unsigned epoch = stage8_epoch_of(word);
+  const unsigned tag = stage8_next_epoch(epoch);
+  for (unsigned b = 0; b < grid; ++b) {
+    const std::uint64_t before = word;
+    word += kStage8TicketStep;
+    if (stage8_ticket_of(before) == grid - 1 && stage8_epoch_of(before) == epoch) {
+      ++r.last_tickets;
+      word += stage8_advance(epoch, tag, grid);
+    }
+  }
+  r.after = word;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("stage 8's epochs: 1, 2, ..., 2^32 - 2, then 1 again; never 0 or 2^32 - 1", "[cpu][ch08][stage8]") {
+  CHECK(stage8_next_epoch(0) == 1u);
+  CHECK(stage8_next_epoch(1) == 2u);
+  CHECK(stage8_next_epoch(kStage8EpochMax - 1) == kStage8EpochMax);
+  CHECK(stage8_next_epoch(kStage8EpochMax) == 1u);
+  CHECK(stage8_next_epoch(0xFFFFFFFFu) == 1u);  // an all-ones word's epoch
+  CHECK(kStage8EpochMax == 0xFFFFFFFEu);
+  for (unsigned e : {0u, 1u, 2u, 1000u, kStage8EpochMax - 2, kStage8EpochMax - 1, kStage8EpochMax, 0xFFFFFFFFu}) {
+    INFO("after epoch " << e);
+    CHECK(stage8_next_epoch(e) != 0u);            // a cleared slot's tag
+    CHECK(stage8_next_epoch(e) != 0xFFFFFFFFu);   // an all-ones slot's tag
+  }
+}
+
+TEST_CASE("stage 8's run word: one last ticket per run, the word left at the next epoch with counts 0",
+          "[cpu][ch08][stage8]") {
+  for (unsigned epoch : {0u, 1u, 7u, kStage8EpochMax - 1, kStage8EpochMax}) {
+    for (unsigned grid : {2u, 3u, 1000u, 4224u, static_cast<unsigned>(kStage8MaxGrid)}) {
+      INFO("epoch " << epoch << ", grid " << grid);
+      const SimulatedRun r = simulate_run(stage8_run_word_after(epoch), grid);
+      CHECK(r.last_tickets == 1);
+      CHECK(r.after == stage8_run_word_after(stage8_next_epoch(epoch)));
+      CHECK(static_cast<std::uint32_t>(r.after) == 0u);  // what Session::check_output reads
+    }
+  }
+  // The add that ends a run, on its own: counts at grid, epoch moved (across the wrap too).
+  CHECK(stage8_run_word_after(5) + 9 * kStage8TicketStep + stage8_advance(5, 6, 9) == stage8_run_word_after(6));
+  CHECK(stage8_run_word_after(kStage8EpochMax) + 9 * kStage8TicketStep + stage8_advance(kStage8EpochMax, 1, 9) ==
+        stage8_run_word_after(1));
+}
+
+TEST_CASE("stage 8's run word: a word no launch left hands out no last ticket", "[cpu][ch08][stage8]") {
+  // The harness's 0xFF poison (both counts 0xFFFF, past every grid), and words whose two counts
+  // differ: no block would wait, and the counts left are not 0.
+  for (unsigned grid : {2u, 3u, 1000u, static_cast<unsigned>(kStage8MaxGrid)}) {
+    INFO("all ones, grid " << grid);
+    const SimulatedRun r = simulate_run(~std::uint64_t{0}, grid);
+    CHECK(r.last_tickets == 0);
+    CHECK(static_cast<std::uint32_t>(r.after) != 0u);
+  }
+  std::mt19937_64 rng(20261207);
+  for (int k = 0; k < 2000; ++k) {
+    std::uint64_t word = rng();
+    if (stage8_ticket_of(word) != kStage8NoTicket) word ^= std::uint64_t{1} << 16;
+    const unsigned grid = 2 + static_cast<unsigned>(rng() % (kStage8MaxGrid - 1));
+    INFO("word " << word << ", grid " << grid);
+    const SimulatedRun r = simulate_run(word, grid);
+    CHECK(r.last_tickets == 0);
+    CHECK(static_cast<std::uint32_t>(r.after) != 0u);
+  }
+  CHECK(stage8_ticket_of(stage8_run_word_after(3) | 5u | 5u << 16) == 5u);
+  CHECK(stage8_ticket_of(stage8_run_word_after(3) | 5u | 6u << 16) == kStage8NoTicket);
+}
+
+TEST_CASE("stage 8's slots: 8 bytes for a 4-byte accumulator, 16 for an 8-byte one; the capacity",
+          "[cpu][ch08][stage8]") {
+  CHECK(stage8_slot_bytes(4) == 8u);
+  CHECK(stage8_slot_bytes(8) == 16u);
+  CHECK(kStage8SlotsOffset % 16 == 0);
+  CHECK(kStage8ZeroedBytes == 8u);
+  CHECK(stage8_capacity(kStage8SlotsOffset + 100 * 8, 4) == 100u);
+  CHECK(stage8_capacity(kStage8SlotsOffset + 100 * 16 + 15, 8) == 100u);
+  CHECK(stage8_capacity(kStage8SlotsOffset, 4) == 0u);
+  CHECK(stage8_capacity(3, 8) == 0u);
+  CHECK(stage8_capacity(std::size_t{1} << 30, 4) == kStage8MaxGrid);
 }

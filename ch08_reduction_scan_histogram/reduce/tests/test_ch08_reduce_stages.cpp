@@ -5,6 +5,10 @@
 // +1 or -1: equality), on poisoned outputs and workspaces. Int sums are compared exactly as int64.
 // Also stage 4's atomic-finish contrast (atomic_vs_deterministic's), which sums only, and stage 7's
 // own promises: any grid, a ticket counter it leaves at zero, a workspace nobody zeroed refused.
+// Stage 8 (stage 7 with tagged partials) gets stage 7's tests and its own: one workspace shared by
+// runs of different n and blocks with nothing zeroed between them, a CUDA graph of runs, the epoch's
+// wrap-around, the slots its run of epoch 1 leaves (all 0), the run word it leaves after each run,
+// and stage 7's bits on the same grid.
 //
 // Past 2^31: the default run takes stages 1-5 at n = 2^31 + 1 on one input (a float sum of exact
 // data, block 256; stage 1 also at block 32), made once and shared by the stages. The exhaustive
@@ -14,14 +18,19 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "catch.hpp"
 #include "ch08_reduce_stages.hpp"
 #include "cuda_check.hpp"
+#include "cuda_raii.hpp"
 #include "inputs.hpp"
+#include "run_epochs.cuh"
 #include "run_stage.hpp"
 #include "sweep.hpp"
 
@@ -56,6 +65,50 @@ Reduce::Config op_config(Op op) {
 const Stage<Reduce>& stage7() {
   static const Stage<Reduce> s = ch08::reduce_stage_named("reduce_stage_7");
   return s;
+}
+
+const Stage<Reduce>& stage8() {
+  static const Stage<Reduce> s = ch08::reduce_stage_named("reduce_stage_8");
+  return s;
+}
+
+// Stage 8's run word (run_epochs.cuh): the last run's epoch (high 32 bits) and two ticket counts.
+std::uint64_t run_word(const ReduceArgs& a) {
+  std::uint64_t w = 0;
+  CUDA_CHECK(cudaMemcpy(&w, a.workspace, sizeof w, cudaMemcpyDeviceToHost));
+  return w;
+}
+
+// The tags of stage 8's first `count` slots (run_epochs.cuh: an 8-byte slot holds its tag in the
+// high 32 bits, a 16-byte slot in the low 8 bytes), for an accumulator of `acc_bytes` bytes.
+std::vector<std::uint64_t> slot_tags(const ReduceArgs& a, std::size_t acc_bytes, std::size_t count) {
+  const std::size_t slot = ch08::stage8_slot_bytes(acc_bytes);
+  std::vector<unsigned char> bytes(count * slot);
+  if (count > 0)
+    CUDA_CHECK(cudaMemcpy(bytes.data(), static_cast<const unsigned char*>(a.workspace) + ch08::kStage8SlotsOffset,
+                          bytes.size(), cudaMemcpyDeviceToHost));
+  std::vector<std::uint64_t> tags(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, bytes.data() + i * slot, sizeof word);
+    tags[i] = slot == 8 ? word >> 32 : word;
+  }
+  return tags;
+}
+
+// Bytes of stage 8's accumulator (and slot value) for `a`: 8 for double and the int sum, else 4.
+std::size_t acc_bytes_of(const ReduceArgs& a) {
+  return (a.type == DType::f64 || (a.type == DType::i32 && a.op == Op::sum)) ? 8 : 4;
+}
+
+// Slots the run of epoch 1 clears on `a`'s workspace (stage8_capacity).
+std::size_t capacity_of(const ReduceArgs& a) { return ch08::stage8_capacity(a.workspace_size, acc_bytes_of(a)); }
+
+// Poisons the output alone, on a's stream, as Session::poison does (0xFF bytes for float and
+// double, 0x80 for int and int64), leaving the workspace as the last run left it.
+void poison_output(const ReduceArgs& a) {
+  const bool floating = a.type != DType::i32;
+  CUDA_CHECK(cudaMemsetAsync(a.out, floating ? 0xFF : 0x80, acc_bytes_of(a), a.stream));
 }
 
 }  // namespace
@@ -168,6 +221,238 @@ TEST_CASE("reduce_stage_7 at n = 2^31 + 1 (float sum and int max, exact data)", 
     Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), testing_support::kPast2e31, "exact", run_seed());
     INFO(dtype_name(type) << " " << op_name(op) << " n " << testing_support::kPast2e31);
     const Verification v = s.run_and_check(stage7(), s.args_for(stage7(), 256, 0));
+    INFO(v.message);
+    CHECK(v.ok);
+  }
+}
+
+// Stage 8, stage 7 with tagged partials (reduce_stage_8_tagged_finish.cuh): stage 7's tests, then
+// its own. The sweep runs every size (0, 1, 31..33, 1000, block +- 1, 2^20 + 3, 2^24) and block on
+// exact and signed data, each run the first after Session::poison_for (0xFF slots, run word zeroed:
+// the run of epoch 1, which clears the slots); the tests below run epochs past 1 on one workspace.
+TEST_CASE("reduce_stage_8: one launch at every size, tagged partials", "[gpu][ch08][reduce_stage_8]") {
+  CHECK(sweep(stage8(), all_ops()) > 0);
+}
+
+TEST_CASE("reduce_stage_8 is right on any grid: one block, a few, past a wave, the most it takes",
+          "[gpu][ch08][reduce_stage_8]") {
+  // 8192 blocks of 128 threads: 64 slots per thread of the last block, 16 rounds of loads for a
+  // 16-byte slot (4 at a time); 65535 (kStage8MaxGrid): the most a 16-bit count holds; one more is
+  // refused before any launch.
+  for (DType type : {DType::f32, DType::f64, DType::i32}) {
+    for (Op op : {Op::sum, Op::max}) {
+      for (std::size_t n : {std::size_t{1}, std::size_t{4099}, (std::size_t{1} << 20) + 3}) {
+        Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), n, "exact", run_seed());
+        for (std::size_t grid : {std::size_t{1}, std::size_t{3}, std::size_t{1000}, std::size_t{5000},
+                                 std::size_t{8192}, ch08::kStage8MaxGrid}) {
+          INFO(dtype_name(type) << " " << op_name(op) << " n " << n << " grid " << grid);
+          const Verification v = s.run_and_check(stage8(), s.args_for(stage8(), 128, grid));
+          INFO(v.message);
+          CHECK(v.ok);
+          CHECK(v.kind == CheckKind::exact);
+        }
+        CHECK_THROWS_AS(s.args_for(stage8(), 128, ch08::kStage8MaxGrid + 1), UsageError);
+      }
+    }
+  }
+}
+
+TEST_CASE("reduce_stage_8 across one block and one wave (exact data, block 256)", "[gpu][ch08][reduce_stage_8]") {
+  // One block covers Block x 64 bytes; the grid grows by one block per 64-byte trip of every thread
+  // up to one full wave of this GPU (grid_of at a large n), and stays there.
+  for (DType type : {DType::f32, DType::f64, DType::i32}) {
+    for (Op op : {Op::sum, Op::min}) {
+      ReduceArgs probe;
+      probe.type = type;
+      probe.op = op;
+      probe.block = 256;
+      probe.n = std::size_t{1} << 28;
+      const std::size_t wave = grid_of(stage8(), probe);
+      const std::size_t per_block = 256 * 64 / dtype_size(type);
+      for (std::size_t n : {per_block - 1, per_block, per_block + 1, wave * per_block - 1, wave * per_block,
+                            wave * per_block + 1}) {
+        Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), n, "exact", run_seed());
+        const ReduceArgs a = s.args_for(stage8(), 256, 0);
+        INFO(dtype_name(type) << " " << op_name(op) << " n " << n << " (" << grid_of(stage8(), a) << " blocks, wave "
+                              << wave << ")");
+        const Verification v = s.run_and_check(stage8(), a);
+        INFO(v.message);
+        CHECK(v.ok);
+        CHECK(grid_of(stage8(), a) == std::min(wave, (n + per_block - 1) / per_block));
+      }
+    }
+  }
+}
+
+TEST_CASE("reduce_stage_8: runs back to back on one workspace with changing n, nothing zeroed between them",
+          "[gpu][ch08][reduce_stage_8][determinism]") {
+  // One workspace, prepared once as the harness prepares it (0xFF everywhere, then the run word
+  // zeroed), shared by inputs of one block (n 1000), a few blocks (4099, 2^16) and a wave and more
+  // (2^22 + 7) at blocks 128 and 512, in an order where a run of fewer blocks follows one of more
+  // and the other way round, so that slots a larger run left sit past a smaller run's grid. Every
+  // run is checked on exact data with its output poisoned before it; the runs of one input and
+  // block give one bit pattern; after each run the run word holds the epoch of the last run of
+  // more than one block, with both counts 0 (a one-block run leaves it alone); after the run of
+  // epoch 1 every slot of the workspace is 0; after a later run its slots carry its epoch.
+  // float and int max: 8-byte slots; double and int sum: 16-byte slots.
+  for (auto [type, op] : {std::pair{DType::f32, Op::sum}, std::pair{DType::i32, Op::max},
+                          std::pair{DType::f64, Op::min}, std::pair{DType::i32, Op::sum}}) {
+    Stream stream;
+    std::vector<std::unique_ptr<Session<Reduce>>> inputs;
+    for (std::size_t n : {std::size_t{1000}, std::size_t{4099}, std::size_t{1} << 16, (std::size_t{1} << 22) + 7})
+      inputs.push_back(std::make_unique<Session<Reduce>>(
+          Session<Reduce>::generate(type, op_config(op), n, "exact", run_seed(), stream.get())));
+    std::vector<ReduceArgs> args;  // input i at block 128 (2i) and 512 (2i + 1)
+    std::size_t bytes = 0;
+    for (auto& in : inputs)
+      for (int block : {128, 512}) {
+        args.push_back(in->args_for(stage8(), block, 0));
+        bytes = std::max(bytes, workspace_of(stage8(), args.back()));
+      }
+    DeviceBuffer workspace(bytes);
+    for (ReduceArgs& a : args) {
+      a.workspace = workspace.data();
+      a.workspace_size = workspace.bytes();
+    }
+    workspace.fill_bytes(0xFF, stream.get());
+    CUDA_CHECK(cudaMemsetAsync(workspace.data(), 0, ch08::kStage8ZeroedBytes, stream.get()));
+    const std::vector<int> order{7, 0, 3, 6, 2, 5, 1, 4, 7, 6, 3, 2, 5, 4, 0, 1, 7, 2, 6, 3};
+    std::vector<std::set<std::vector<unsigned char>>> patterns(args.size());
+    unsigned epoch = 0;
+    for (std::size_t run = 0; run < order.size(); ++run) {
+      const ReduceArgs& a = args[order[run]];
+      Session<Reduce>& in = *inputs[order[run] / 2];
+      const std::size_t grid = grid_of(stage8(), a);
+      poison_output(a);
+      run_stage(stage8(), a);
+      const Verification v = in.check_output(stage8(), a);
+      if (grid > 1) epoch = ch08::stage8_next_epoch(epoch);
+      INFO(dtype_name(type) << " " << op_name(op) << " run " << run << ": n " << a.n << " block " << a.block << " ("
+                            << grid << " blocks), epoch " << epoch << ": " << v.message);
+      REQUIRE(v.ok);
+      patterns[order[run]].insert(in.last_output());
+      CHECK(run_word(a) == ch08::stage8_run_word_after(epoch));
+      if (grid > 1) {
+        const std::vector<std::uint64_t> tags =
+            slot_tags(a, acc_bytes_of(a), epoch == 1 ? capacity_of(a) : grid);
+        const std::uint64_t want = epoch == 1 ? 0 : epoch;
+        CHECK(std::count(tags.begin(), tags.end(), want) == static_cast<std::ptrdiff_t>(tags.size()));
+      }
+    }
+    for (const auto& p : patterns) CHECK(p.size() <= 1);
+  }
+}
+
+TEST_CASE("reduce_stage_8: a CUDA graph of 10 runs, replayed twice, advances its own epoch",
+          "[gpu][ch08][reduce_stage_8][graph]") {
+  // A host argument would be frozen into the graph; the epoch lives in the workspace instead.
+  for (DType type : {DType::f32, DType::f64}) {
+    Session<Reduce>& s =
+        cached_session<Reduce>(type, op_config(Op::sum), (std::size_t{1} << 20) + 3, "exact", run_seed());
+    const ReduceArgs a = s.args_for(stage8(), 256, 0);
+    REQUIRE(grid_of(stage8(), a) > 1);
+    s.poison_for(stage8());
+    const Graph graph([&](cudaStream_t) { run_stage(stage8(), a); }, 10, s.stream());
+    for (unsigned replay = 1; replay <= 2; ++replay) {
+      poison_output(a);
+      graph.launch(s.stream());
+      const Verification v = s.check_output(stage8(), a);
+      INFO(dtype_name(type) << " replay " << replay << ": " << v.message);
+      CHECK(v.ok);
+      CHECK(run_word(a) == ch08::stage8_run_word_after(10 * replay));
+    }
+  }
+}
+
+TEST_CASE("reduce_stage_8: across the epoch's wrap-around, the run of epoch 1 leaves every slot 0",
+          "[gpu][ch08][reduce_stage_8]") {
+  // The workspace is prepared, then run once (epoch 1: every slot 0 after it), then its run word is
+  // set two runs before the wrap: runs of epochs kStage8EpochMax - 1 and kStage8EpochMax on many
+  // blocks (block 128), one of epoch 1 on fewer (block 512: it clears the slots past its grid, and
+  // after reading them its own), then epochs 2 and 3 on many. Every run is checked, and after the
+  // run of epoch 1 every slot the workspace holds must be 0 again. One type of each slot size.
+  for (DType type : {DType::f32, DType::f64}) {
+    Session<Reduce>& s =
+        cached_session<Reduce>(type, op_config(Op::sum), (std::size_t{1} << 22) + 7, "exact", run_seed());
+    const ReduceArgs big = s.args_for(stage8(), 128, 0), small = s.args_for(stage8(), 512, 0);
+    REQUIRE(big.workspace == small.workspace);
+    REQUIRE(grid_of(stage8(), small) < grid_of(stage8(), big));
+    s.poison_for(stage8());
+    run_stage(stage8(), big);
+    REQUIRE(s.check_output(stage8(), big).ok);
+    const std::vector<std::uint64_t> after_first = slot_tags(big, acc_bytes_of(big), capacity_of(big));
+    CHECK(std::count(after_first.begin(), after_first.end(), 0u) == static_cast<std::ptrdiff_t>(after_first.size()));
+    const std::uint64_t start = ch08::stage8_run_word_after(ch08::kStage8EpochMax - 2);
+    CUDA_CHECK(cudaMemcpy(big.workspace, &start, sizeof start, cudaMemcpyHostToDevice));
+    const std::vector<unsigned> epochs{ch08::kStage8EpochMax - 1, ch08::kStage8EpochMax, 1, 2, 3};
+    for (std::size_t run = 0; run < epochs.size(); ++run) {
+      const ReduceArgs& a = run == 2 ? small : big;
+      poison_output(a);
+      run_stage(stage8(), a);
+      const Verification v = s.check_output(stage8(), a);
+      INFO(dtype_name(type) << " run " << run << " (epoch " << epochs[run] << ", " << grid_of(stage8(), a)
+                            << " blocks): " << v.message);
+      CHECK(v.ok);
+      CHECK(run_word(a) == ch08::stage8_run_word_after(epochs[run]));
+      const std::vector<std::uint64_t> tags =
+          slot_tags(a, acc_bytes_of(a), run == 2 ? capacity_of(a) : grid_of(stage8(), a));
+      const std::uint64_t want = run == 2 ? 0 : epochs[run];
+      CHECK(std::count(tags.begin(), tags.end(), want) == static_cast<std::ptrdiff_t>(tags.size()));
+    }
+  }
+}
+
+TEST_CASE("reduce_stage_8 gives stage 7's bits on the same grid", "[gpu][ch08][reduce_stage_8][determinism]") {
+  // The same block values (stage 5's loop and block fold), folded in the same slot order.
+  for (DType type : {DType::f32, DType::f64}) {
+    Session<Reduce>& s =
+        cached_session<Reduce>(type, op_config(Op::sum), (std::size_t{1} << 22) + 7, "signed", run_seed());
+    for (std::size_t grid : {std::size_t{7}, std::size_t{300}, std::size_t{1000}, std::size_t{3000}}) {
+      INFO(dtype_name(type) << " sum, signed data, grid " << grid);
+      const Verification v7 = s.run_and_check(stage7(), s.args_for(stage7(), 256, grid));
+      const std::vector<unsigned char> bits7 = s.last_output();
+      const Verification v8 = s.run_and_check(stage8(), s.args_for(stage8(), 256, grid));
+      CHECK(v7.ok);
+      CHECK(v8.ok);
+      CHECK(s.last_output() == bits7);
+    }
+  }
+}
+
+TEST_CASE("reduce_stage_8 on a workspace nobody zeroed: no result taken from it, no hang",
+          "[gpu][ch08][reduce_stage_8][workspace]") {
+  // The harness's 0xFF poison left as it is (counts of 0xFFFF, which no grid reaches), and random
+  // bytes whose two counts differ: no block draws the last ticket, none waits, and the counts the
+  // run leaves are not 0, so check_output fails it, saying why. Run under compute-sanitizer
+  // (memcheck) on the GPU machine: no access out of bounds.
+  for (auto [type, op] : {std::pair{DType::i32, Op::max}, std::pair{DType::f64, Op::sum}}) {
+    Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), std::size_t{1} << 20, "exact", run_seed());
+    const ReduceArgs a = s.args_for(stage8(), 256, 0);
+    REQUIRE(grid_of(stage8(), a) > 1);
+    for (const bool random_bytes : {false, true}) {
+      s.poison();
+      if (random_bytes) {
+        std::vector<std::uint64_t> junk(a.workspace_size / sizeof(std::uint64_t));
+        std::uint64_t x = run_seed();
+        for (std::uint64_t& w : junk) w = x = splitmix64(x);
+        if (ch08::stage8_ticket_of(junk[0]) != ch08::kStage8NoTicket) junk[0] ^= 1ull << 16;  // counts differ
+        CUDA_CHECK(cudaMemcpy(a.workspace, junk.data(), junk.size() * sizeof junk[0], cudaMemcpyHostToDevice));
+      }
+      run_stage(stage8(), a);
+      const Verification v = s.check_output(stage8(), a);
+      INFO(dtype_name(type) << " " << op_name(op) << (random_bytes ? ": random bytes: " : ": the 0xFF poison: ")
+                            << v.message);
+      CHECK_FALSE(v.ok);
+      CHECK(v.message.find("workspace state") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("reduce_stage_8 at n = 2^31 + 1 (float sum and int max, exact data)", "[gpu][ch08][reduce_stage_8][large]") {
+  for (auto [type, op] : {std::pair{DType::f32, Op::sum}, std::pair{DType::i32, Op::max}}) {
+    Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), testing_support::kPast2e31, "exact", run_seed());
+    INFO(dtype_name(type) << " " << op_name(op) << " n " << testing_support::kPast2e31);
+    const Verification v = s.run_and_check(stage8(), s.args_for(stage8(), 256, 0));
     INFO(v.message);
     CHECK(v.ok);
   }
