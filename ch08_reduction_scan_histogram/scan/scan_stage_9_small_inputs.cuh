@@ -117,9 +117,10 @@ __global__ void __launch_bounds__(Block)
   for (int j = 0; j < Vectors; ++j) base[j] = offset + base[j];
   store_striped<DefaultCache, Vectors>(out, tile_base, n, vector_ok, x, base, inclusive);
 
-  // The first run of an epoch cycle: no word past this run's tiles may keep an old tag (the other
-  // blocks of this run read only tiles below gridDim.x).
-  if (!one_tile && ticket.epoch == 1 && ticket.tile == gridDim.x - 1)
+  // The first two runs of an epoch cycle clear every word past their tiles (the other blocks of the
+  // run read only tiles below gridDim.x): after the run of epoch 1 no word keeps an older cycle's
+  // tag, after the run of epoch 2 none keeps epoch 1's (tile_flags.cuh says why both).
+  if (!one_tile && (ticket.epoch == 1 || ticket.epoch == 2) && ticket.tile == gridDim.x - 1)
     for (std::size_t t = gridDim.x + threadIdx.x; t < capacity; t += Block) status.clear(t);
 }
 

@@ -30,7 +30,11 @@ enum TileFlag : unsigned {
 //     of epoch E. So the run of epoch 1 (the first after the workspace was zeroed, and the first of
 //     every later cycle) clears every status word past its own tiles, up to what the workspace holds;
 //     its own tiles it writes with epoch 1. After it every word holds epoch 0 or 1, and the runs of
-//     epochs 2 .. E - 1 write only those epochs: none holds E before the run of epoch E writes it.
+//     epochs 2 .. E - 1 write only those epochs: none holds E >= 2 before the run of epoch E writes
+//     it. Epoch 1 itself needs one more step: a word the run of epoch 1 wrote below its grid and no
+//     later run of the cycle rewrote (their grids were smaller) would still hold epoch 1 when the
+//     next cycle's run of epoch 1 comes. So the run of epoch 2 clears every word past its own tiles
+//     too: after it no word holds epoch 1 until the next cycle's run of epoch 1 writes it.
 // The precondition: whenever the run word is zeroed (before the first launch on a workspace: the
 // harness does it once, Stage::workspace_zeroed_bytes), every status word is all ones or zero (the
 // harness fills the whole workspace with 0xFF first); from then on only stage 9's launches write
