@@ -291,7 +291,7 @@ if want coverage; then
       cover reduce_ladder "coverage_reduce_ch07_${t}_sum" --type "$t" \
         --stages reduce_kernel_9,reduce_kernel_10,reduce_kernel_11,reduce_kernel_12,reduce_kernel_13
       for op in sum max min; do
-        cover reduce_ladder_ch08 "coverage_reduce_ch08_${t}_$op" --type "$t" --op "$op" --stages reduce_stage_4,reduce_stage_5,reduce_stage_7
+        cover reduce_ladder_ch08 "coverage_reduce_ch08_${t}_$op" --type "$t" --op "$op" --stages reduce_stage_4,reduce_stage_5,reduce_stage_7,reduce_stage_8
       done
     fi
     if [[ $problems == *" scan "* ]]; then
@@ -302,7 +302,7 @@ if want coverage; then
   [[ $problems == *" histogram "* ]] || COVER_DISTS=" "
   for d in ${COVER_DISTS:-uniform one-bin zipf image}; do
     cover histogram_ladder "coverage_histogram_uint8_$d" --type uint8 --dist "$d" \
-      --stages histogram_stage_4,histogram_stage_5,histogram_stage_6,histogram_stage_7,histogram_stage_8
+      --stages histogram_stage_4,histogram_stage_5,histogram_stage_6,histogram_stage_7,histogram_stage_8,histogram_stage_9
   done
 fi
 

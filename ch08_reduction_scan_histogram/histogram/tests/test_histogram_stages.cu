@@ -264,9 +264,9 @@ TEST_CASE("one bin, one past 2^31 samples: the count passes what a 32-bit counte
   }
 }
 
-TEST_CASE("stage 8's grid: stage 7's, capped at ceil(sqrt(n / bins)) blocks; --grid honoured", "[gpu][ch08][histogram][grid]") {
-  const Stage<Histogram> s7 = ch08::histogram_stage_named("histogram_stage_7");
-  const Stage<Histogram> s8 = ch08::histogram_stage_named("histogram_stage_8");
+// A merge-balanced stage's grid: its base stage's grid, capped at ceil(sqrt(n / bins)) blocks (and
+// never fewer than keep a block's share within 2^31 samples); with --grid, the base stage's.
+static void check_balanced_grid(const Stage<Histogram>& base, const Stage<Histogram>& balanced) {
   for (int bins : {1, 7, 256, 400})  // 400 bins: 50 KiB, within what a T4 gives a block
     for (std::size_t n : {std::size_t{1}, std::size_t{4097}, std::size_t{1} << 20, std::size_t{1} << 22,
                           std::size_t{1} << 24, std::size_t{1} << 28, (std::size_t{1} << 32) + 5}) {
@@ -282,35 +282,18 @@ TEST_CASE("stage 8's grid: stage 7's, capped at ceil(sqrt(n / bins)) blocks; --g
       while (root > 1 && (root - 1) * (root - 1) * static_cast<std::size_t>(bins) >= n) --root;
       root = std::max<std::size_t>(root, 1);
       const std::size_t counters = (n + (std::size_t{1} << 31) - 1) >> 31;  // a block's share <= 2^31
-      INFO("n " << n << " bins " << bins << ": stage 7 " << s7.grid_for(a) << ", sqrt rule " << root);
-      CHECK(s8.grid_for(a) == std::max(std::min(s7.grid_for(a), root), std::max<std::size_t>(counters, 1)));
-      a.grid = 77;  // --grid: taken as given, raised only to keep a block's share within 2^31
-      CHECK(s8.grid_for(a) == std::max<std::size_t>(77, counters));
+      INFO(balanced.name << ", n " << n << " bins " << bins << ": " << base.name << " " << base.grid_for(a)
+                         << ", sqrt rule " << root);
+      CHECK(balanced.grid_for(a) == std::max(std::min(base.grid_for(a), root), std::max<std::size_t>(counters, 1)));
+      a.grid = 77;
+      CHECK(balanced.grid_for(a) == base.grid_for(a));
     }
 }
 
-TEST_CASE("stage 9's grid: stage 4's, capped at ceil(sqrt(n / bins)) blocks; --grid honoured", "[gpu][ch08][histogram][grid]") {
-  const Stage<Histogram> s4 = ch08::histogram_stage_named("histogram_stage_4");
-  const Stage<Histogram> s9 = ch08::histogram_stage_named("histogram_stage_9");
-  for (int bins : {1, 7, 256, 400})
-    for (std::size_t n : {std::size_t{1}, std::size_t{4097}, std::size_t{1} << 20, std::size_t{1} << 22,
-                          std::size_t{1} << 24, std::size_t{1} << 28, (std::size_t{1} << 32) + 5}) {
-      HistogramArgs a;
-      a.type = DType::u8;
-      a.n = n;
-      a.block = 256;
-      a.bins = bins;
-      a.upper = 256;
-      std::size_t root = static_cast<std::size_t>(std::sqrt(static_cast<double>(n) / bins));
-      while (root * root * static_cast<std::size_t>(bins) < n) ++root;
-      while (root > 1 && (root - 1) * (root - 1) * static_cast<std::size_t>(bins) >= n) --root;
-      root = std::max<std::size_t>(root, 1);
-      const std::size_t counters = (n + (std::size_t{1} << 31) - 1) >> 31;
-      INFO("n " << n << " bins " << bins << ": stage 4 " << s4.grid_for(a) << ", sqrt rule " << root);
-      CHECK(s9.grid_for(a) == std::max(std::min(s4.grid_for(a), root), std::max<std::size_t>(counters, 1)));
-      a.grid = 77;
-      CHECK(s9.grid_for(a) == s4.grid_for(a));
-    }
+TEST_CASE("stages 8 and 9's grids: stage 7's and stage 4's, capped at ceil(sqrt(n / bins)) blocks; --grid honoured",
+          "[gpu][ch08][histogram][grid]") {
+  check_balanced_grid(ch08::histogram_stage_named("histogram_stage_7"), ch08::histogram_stage_named("histogram_stage_8"));
+  check_balanced_grid(ch08::histogram_stage_named("histogram_stage_4"), ch08::histogram_stage_named("histogram_stage_9"));
 }
 
 TEST_CASE("the broken histogram fails the check at the first non-empty bin", "[gpu][ch08][histogram][selftest]") {
