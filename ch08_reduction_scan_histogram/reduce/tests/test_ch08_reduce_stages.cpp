@@ -208,7 +208,8 @@ TEST_CASE("reduce_stage_7 on a workspace nobody zeroed: no result taken from it"
   for (std::uint32_t start : {junk[0] | 0x80000000u, 3u}) {
     junk[0] = start;
     s.poison();
-    CUDA_CHECK(cudaMemcpy(a.workspace, junk.data(), junk.size() * sizeof junk[0], cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaDeviceSynchronize());  // the poison ran on the session stream: done before the junk lands
+    harness::copy_to_device(a.workspace, junk.data(), junk.size() * sizeof junk[0]);
     run_stage(stage7(), a);
     const Verification v = s.check_output(stage7(), a);
     INFO("ticket counter " << start << " before the run: " << v.message);
@@ -383,7 +384,8 @@ TEST_CASE("reduce_stage_8: across the epoch's wrap-around, the run of epoch 1 le
     const std::vector<std::uint64_t> after_first = slot_tags(big, acc_bytes_of(big), capacity_of(big));
     CHECK(std::count(after_first.begin(), after_first.end(), 0u) == static_cast<std::ptrdiff_t>(after_first.size()));
     const std::uint64_t start = ch08::stage8_run_word_after(ch08::kStage8EpochMax - 2);
-    CUDA_CHECK(cudaMemcpy(big.workspace, &start, sizeof start, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaDeviceSynchronize());  // the session stream (poison_for, the last run) is done first
+    harness::copy_to_device(big.workspace, &start, sizeof start);
     const std::vector<unsigned> epochs{ch08::kStage8EpochMax - 1, ch08::kStage8EpochMax, 1, 2, 3};
     for (std::size_t run = 0; run < epochs.size(); ++run) {
       const ReduceArgs& a = run == 2 ? small : big;
@@ -431,12 +433,14 @@ TEST_CASE("reduce_stage_8 on a workspace nobody zeroed: no result taken from it,
     REQUIRE(grid_of(stage8(), a) > 1);
     for (const bool random_bytes : {false, true}) {
       s.poison();
+      CUDA_CHECK(cudaDeviceSynchronize());  // the poison ran on the session stream: done before the junk lands
       if (random_bytes) {
         std::vector<std::uint64_t> junk(a.workspace_size / sizeof(std::uint64_t));
         std::uint64_t x = run_seed();
         for (std::uint64_t& w : junk) w = x = splitmix64(x);
         if (ch08::stage8_ticket_of(junk[0]) != ch08::kStage8NoTicket) junk[0] ^= 1ull << 16;  // counts differ
-        CUDA_CHECK(cudaMemcpy(a.workspace, junk.data(), junk.size() * sizeof junk[0], cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaDeviceSynchronize());  // the session stream (poison_for, the last run) is done first
+        harness::copy_to_device(a.workspace, junk.data(), junk.size() * sizeof junk[0]);
       }
       run_stage(stage8(), a);
       const Verification v = s.check_output(stage8(), a);

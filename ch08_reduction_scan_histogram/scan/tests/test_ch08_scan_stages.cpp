@@ -121,7 +121,8 @@ TEST_CASE("scan_stage_9 on a workspace it did not leave: nothing out of bounds, 
         junk[0] = 1;
       }
       s.poison();
-      CUDA_CHECK(cudaMemcpy(a.workspace, junk.data(), junk.size() * sizeof junk[0], cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaDeviceSynchronize());  // the poison ran on the session stream: done before the junk lands
+      harness::copy_to_device(a.workspace, junk.data(), junk.size() * sizeof junk[0]);
       run_stage(st, a);
       const Verification v = s.check_output(st, a);
       INFO(dtype_name(type) << " n " << n << " block " << block << (random_bytes ? " random bytes" : " a count of 1")
@@ -138,7 +139,7 @@ TEST_CASE("scan_stage_9: 10 runs back to back on one workspace, nothing zeroed b
   // is checked, with the output poisoned before it and the workspace left as the last run left it.
   // Runs alternate blocks 128 and 512 on one workspace, so a run of fewer tiles follows one of more
   // and the other way round (the words a larger run left must not count). One tile (n 1000), a few
-  // and many (2^22 + 7: 2052 and 513 float tiles); every type, exclusive and inclusive. After each
+  // and many (2^22 + 7: 2049 and 513 float tiles); every type, exclusive and inclusive. After each
   // run the run word holds the run's epoch and a count of 0 (one tile: untouched).
   const Stage<Scan> st = ch08::scan_stage_named("scan_stage_9");
   for (DType type : {DType::i32, DType::f32, DType::f64}) {
@@ -192,8 +193,8 @@ TEST_CASE("scan_stage_9: a CUDA graph of 10 runs, replayed twice, advances its o
 
 TEST_CASE("scan_stage_9: across the epoch's wrap-around, the run of epoch 1 clears the words past its tiles",
           "[gpu][ch08][scan][scan_stage_9]") {
-  // The run word is set two runs before the wrap: a run of 2052 tiles (epoch kEpochMax - 1), one of
-  // 2052 (kEpochMax), one of 513 (epoch 1: writes tiles 0..512 with epoch 1, clears the rest of the
+  // The run word is set two runs before the wrap: a run of 2049 tiles (epoch kEpochMax - 1), one of
+  // 2049 (kEpochMax), one of 513 (epoch 1: writes tiles 0..512 with epoch 1, clears the rest of the
   // workspace's words), then more. Every run is checked; after the run of epoch 1 the status words
   // (int: one 64-bit word a tile, the tag in the high half) are epoch 1's up to 513 and 0 above.
   const Stage<Scan> st = ch08::scan_stage_named("scan_stage_9");
@@ -204,7 +205,8 @@ TEST_CASE("scan_stage_9: across the epoch's wrap-around, the run of epoch 1 clea
   REQUIRE(small_tiles == 513);
   s.poison_for(st);
   const std::uint64_t start = ch08::run_word_after(ch08::kEpochMax - 2);
-  CUDA_CHECK(cudaMemcpy(big.workspace, &start, sizeof start, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaDeviceSynchronize());  // the session stream (poison_for, the last run) is done first
+  harness::copy_to_device(big.workspace, &start, sizeof start);
   const std::vector<unsigned> epochs{ch08::kEpochMax - 1, ch08::kEpochMax, 1, 2, 3};
   for (std::size_t run = 0; run < epochs.size(); ++run) {
     const ScanArgs& a = run == 2 ? small : big;
@@ -230,11 +232,11 @@ TEST_CASE("scan_stage_9: across the epoch's wrap-around, the run of epoch 1 clea
 
 TEST_CASE("scan_stage_9: a cycle later, no word keeps epoch 1's tag from a larger run of epoch 1",
           "[gpu][ch08][scan][scan_stage_9]") {
-  // Run 1 (epoch 1) on 2052 tiles writes them all with epoch 1; run 2 (epoch 2) on 513 tiles. Then the
-  // run word jumps to the cycle's last epoch (the runs between would write epochs 3 .. kEpochMax - 1 on
-  // their own tiles only), run kEpochMax on 513 tiles, and the next cycle's run of epoch 1 on 2052
-  // tiles must not read run 1's words as its own. After run 2 no word may hold epoch 1's tag: that is
-  // decided on the words themselves, not on a race.
+  // Run 1 (epoch 1) at block 128 (2049 tiles) writes them all with epoch 1; run 2 (epoch 2) on 513
+  // tiles. Then the run word jumps to the cycle's last epoch (the runs between would write epochs
+  // 3 .. kEpochMax - 1 on their own tiles only), run kEpochMax on 513 tiles, and the next cycle's run
+  // of epoch 1, at block 256 (1025 tiles), must not read run 1's words as its own. After run 2 no word
+  // may hold epoch 1's tag: that is decided on the words themselves, not on a race.
   const Stage<Scan> st = ch08::scan_stage_named("scan_stage_9");
   Session<Scan>& s = testing_support::cached_session<Scan>(DType::i32, {}, (std::size_t{1} << 22) + 7, "exact",
                                                           testing_support::run_seed());
@@ -260,9 +262,14 @@ TEST_CASE("scan_stage_9: a cycle later, no word keeps epoch 1's tag from a large
   for (std::uint64_t w : status) epoch_1 += ch08::flag_in_epoch(static_cast<unsigned>(w >> 32), 1) != ch08::kTileInvalid;
   CHECK(epoch_1 == 0);
   const std::uint64_t last = ch08::run_word_after(ch08::kEpochMax - 1);
-  CUDA_CHECK(cudaMemcpy(big.workspace, &last, sizeof last, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaDeviceSynchronize());  // the session stream (poison_for, the last run) is done first
+  harness::copy_to_device(big.workspace, &last, sizeof last);
   run_and_check(small, ch08::kEpochMax);
-  run_and_check(big, 1);
+  // The next cycle's run of epoch 1 at block 256: its tiles cover other elements than run 1's, so a
+  // word of run 1 taken for its own would put a wrong prefix into the output.
+  const ScanArgs mid = s.args_for(st, 256, 0);
+  REQUIRE(grid_of(st, mid) > grid_of(st, small));
+  run_and_check(mid, 1);
 }
 
 // Past 2^31 the default run takes one stage of each family of kernels, the last where several share
