@@ -570,7 +570,7 @@ const Stage<P>* rule_stage_at(LadderPlan<P>& plan, const std::vector<const Stage
   a.n = n;
   const RuleChoice<P> choice =
       rule_stage_here<P>(rule, P::rule_variant(plan.config, plan.o.dist), all, a,
-                         [&](const Stage<P>& s) { return plan.block_of(s); }, current_device_limits());
+                         [&](const Stage<P>& s) { return plan.block_of(s, n); }, current_device_limits());
   for (const std::string& why : choice.passed_over) {
     const std::string line = "`auto` passes over " + why + "; it runs the stage that one names instead";
     if (std::find(plan.notes.begin(), plan.notes.end(), line) == plan.notes.end()) plan.notes.push_back(line);

@@ -9,8 +9,10 @@
 //! the word was zeroed). A complete launch leaves both counts at 0. A word that holds anything else
 //! (random bytes, the harness's all-ones poison, a counter another stage left) has two counts that
 //! differ (random bytes: but for a chance of one in 2^16), or counts of 0xFFFF, which no grid of
-//! stage 8 reaches; either way no block draws the last ticket, no block waits, and the counts the
-//! launch leaves are not 0 (Session::check_output fails the run). Two equal counts below the grid
+//! stage 8 reaches; then no block draws the last ticket and no block waits, and in all but rare
+//! words the counts the launch leaves are not 0 (Session::check_output fails the run; a first count
+//! one above the second can carry into the second and leave both at 0, and then only the result,
+//! poisoned before the run, shows the failure). Two equal counts below the grid
 //! are what no launch leaves (a launch cannot stop midway and leave the device usable); such a word
 //! may hand the last ticket out early, and a block that starts after it could then tag its slot with
 //! the next epoch, for which the last block would wait for ever: the precondition of the stage is

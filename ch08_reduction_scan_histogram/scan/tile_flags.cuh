@@ -65,8 +65,10 @@ __host__ __device__ constexpr unsigned next_epoch(unsigned epoch) {
 // two counts of the tiles taken in this run, 24 bits each, that every block raises together (one
 // atomic add of kTicketStep). A complete launch leaves both at 0, so they agree whenever the word is
 // one a launch left (or zeroed); a word that holds anything else (a counter another stage left,
-// random bytes) has two counts that differ, but for a one in 2^24 chance, and every block of the
-// launch sees that they differ and takes no tile. Without the second count a word left by another
+// random bytes) has two counts that differ, but for a one in 2^24 chance, and a block that sees them
+// differ takes no tile (a first count one above the second can carry into the second, after which
+// the later blocks take tiles from 0 and tile gridDim.x - 1 is never taken: the result, poisoned
+// before the run, shows it; nothing waits for ever). Without the second count a word left by another
 // stage (say a tile counter of 1 below a grid of 2 or more) would hand out tiles 1 and up and no
 // tile 0: the block of tile 1 would wait for tile 0 for ever.
 inline constexpr unsigned long long kRunCountMask = (1ull << 24) - 1;   //!< one count: 24 bits
