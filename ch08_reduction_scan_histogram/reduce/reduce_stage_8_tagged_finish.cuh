@@ -82,10 +82,12 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include "barrier_policy.cuh"
 #include "block_folds.cuh"
+#include "errors.hpp"
 #include "grid_stride.cuh"
 #include "reduce_ops.cuh"
 #include "reduce_problem.hpp"
@@ -395,8 +397,13 @@ inline std::size_t reduce_stage_8_workspace(const harness::ReduceArgs& a) {
 //!            the input aligned to sizeof(T); a workspace of reduce_stage_8_workspace(a) bytes or
 //!            more, 16-byte aligned (a.workspace_size says how many: every launch on one workspace
 //!            must give the same size), whose first kStage8ZeroedBytes were zeroed before the first
-//!            launch on it and whose slots then held no tag 1 (all ones, or zero)
+//!            launch on it and whose slots then held no tag 1 (all ones, or zero); one element type
+//!            and operator for every launch on one workspace (the slots' width follows them)
+//! @throws harness::UsageError when the workspace is not 16-byte aligned (the slots' 128-bit accesses)
 inline void launch_reduce_stage_8(const harness::ReduceArgs& a) {
+  if (reinterpret_cast<std::uintptr_t>(a.workspace) % 16 != 0)
+    throw harness::UsageError("reduce_stage_8: the workspace must be 16-byte aligned (its slots are read and "
+                              "written as 16-byte words)");
   const std::size_t grid = reduce_stage_8_grid(a);
   dispatch(a.type, a.op, a.block, [&](auto t, auto op, auto block) {
     using T = decltype(t);

@@ -232,44 +232,48 @@ TEST_CASE("scan_stage_9: across the epoch's wrap-around, the run of epoch 1 clea
 
 TEST_CASE("scan_stage_9: a cycle later, no word keeps epoch 1's tag from a larger run of epoch 1",
           "[gpu][ch08][scan][scan_stage_9]") {
-  // Run 1 (epoch 1) at block 128 (2049 tiles) writes them all with epoch 1; run 2 (epoch 2) on 513
-  // tiles. Then the run word jumps to the cycle's last epoch (the runs between would write epochs
-  // 3 .. kEpochMax - 1 on their own tiles only), run kEpochMax on 513 tiles, and the next cycle's run
-  // of epoch 1, at block 256 (1025 tiles), must not read run 1's words as its own. After run 2 no word
-  // may hold epoch 1's tag: that is decided on the words themselves, not on a race.
+  // Run 1 (epoch 1) at block 128 (int: 2049 tiles, double: 4097) writes them all with epoch 1; run 2
+  // (epoch 2) at block 512 (513 and 1025 tiles). Then the run word jumps to the cycle's last epoch
+  // (the runs between would write epochs 3 .. kEpochMax - 1 on their own tiles only), run kEpochMax
+  // at block 512, and the next cycle's run of epoch 1, at block 256, must not read run 1's words as
+  // its own. After run 2 no word may hold epoch 1's tag: that is decided on the words themselves
+  // (int: one 64-bit word a tile; double: two, the tag in the high half of the first), not on a race.
   const Stage<Scan> st = ch08::scan_stage_named("scan_stage_9");
-  Session<Scan>& s = testing_support::cached_session<Scan>(DType::i32, {}, (std::size_t{1} << 22) + 7, "exact",
-                                                          testing_support::run_seed());
-  const ScanArgs big = s.args_for(st, 128, 0), small = s.args_for(st, 512, 0);
-  REQUIRE(grid_of(st, small) == 513);
-  REQUIRE(grid_of(st, big) > 513);
-  s.poison_for(st);  // zeroes the run word: the next run is epoch 1
-  const auto run_and_check = [&](const ScanArgs& a, unsigned epoch) {
-    poison_output(s, a);
-    run_stage(st, a);
-    const Verification v = s.check_output(st, a);
-    INFO("epoch " << epoch << ": " << v.message);
-    CHECK(v.ok);
-    CHECK(run_word(a) == ch08::run_word_after(epoch));
-  };
-  run_and_check(big, 1);
-  run_and_check(small, 2);
-  const std::size_t words = (big.workspace_size - ch08::kWorkspaceAlign) / sizeof(std::uint64_t);
-  std::vector<std::uint64_t> status(words);
-  CUDA_CHECK(cudaMemcpy(status.data(), static_cast<const unsigned char*>(big.workspace) + ch08::kWorkspaceAlign,
-                        words * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
-  std::size_t epoch_1 = 0;
-  for (std::uint64_t w : status) epoch_1 += ch08::flag_in_epoch(static_cast<unsigned>(w >> 32), 1) != ch08::kTileInvalid;
-  CHECK(epoch_1 == 0);
-  const std::uint64_t last = ch08::run_word_after(ch08::kEpochMax - 1);
-  CUDA_CHECK(cudaDeviceSynchronize());  // the session stream (poison_for, the last run) is done first
-  harness::copy_to_device(big.workspace, &last, sizeof last);
-  run_and_check(small, ch08::kEpochMax);
-  // The next cycle's run of epoch 1 at block 256: its tiles cover other elements than run 1's, so a
-  // word of run 1 taken for its own would put a wrong prefix into the output.
-  const ScanArgs mid = s.args_for(st, 256, 0);
-  REQUIRE(grid_of(st, mid) > grid_of(st, small));
-  run_and_check(mid, 1);
+  for (const DType type : {DType::i32, DType::f64}) {
+    INFO(dtype_name(type));
+    const std::size_t stride = type == DType::f64 ? 2 : 1;  // 64-bit words a tile (EpochTileStatus::kWords)
+    Session<Scan>& s = testing_support::cached_session<Scan>(type, {}, (std::size_t{1} << 22) + 7, "exact",
+                                                            testing_support::run_seed());
+    const ScanArgs big = s.args_for(st, 128, 0), small = s.args_for(st, 512, 0), mid = s.args_for(st, 256, 0);
+    REQUIRE(grid_of(st, small) < grid_of(st, mid));
+    REQUIRE(grid_of(st, mid) < grid_of(st, big));
+    s.poison_for(st);  // zeroes the run word: the next run is epoch 1
+    const auto run_and_check = [&](const ScanArgs& a, unsigned epoch) {
+      poison_output(s, a);
+      run_stage(st, a);
+      const Verification v = s.check_output(st, a);
+      INFO("epoch " << epoch << ": " << v.message);
+      CHECK(v.ok);
+      CHECK(run_word(a) == ch08::run_word_after(epoch));
+    };
+    run_and_check(big, 1);
+    run_and_check(small, 2);
+    CUDA_CHECK(cudaDeviceSynchronize());  // the session stream's runs are done before the words are read
+    const std::size_t words = (big.workspace_size - ch08::kWorkspaceAlign) / sizeof(std::uint64_t);
+    std::vector<std::uint64_t> status(words);
+    CUDA_CHECK(cudaMemcpy(status.data(), static_cast<const unsigned char*>(big.workspace) + ch08::kWorkspaceAlign,
+                          words * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+    std::size_t epoch_1 = 0;
+    for (std::size_t t = 0; t + stride <= words; t += stride)
+      epoch_1 += ch08::flag_in_epoch(static_cast<unsigned>(status[t] >> 32), 1) != ch08::kTileInvalid;
+    CHECK(epoch_1 == 0);
+    const std::uint64_t last = ch08::run_word_after(ch08::kEpochMax - 1);
+    harness::copy_to_device(big.workspace, &last, sizeof last);
+    run_and_check(small, ch08::kEpochMax);
+    // The next cycle's run of epoch 1 at block 256: its tiles cover other elements than run 1's, so a
+    // word of run 1 taken for its own would put a wrong prefix into the output.
+    run_and_check(mid, 1);
+  }
 }
 
 // Past 2^31 the default run takes one stage of each family of kernels, the last where several share
