@@ -49,13 +49,22 @@ inline std::size_t merge_balanced_grid(std::size_t n, int bins) {
   return std::max<std::size_t>(1, static_cast<std::size_t>(g));
 }
 
-//! Grid of stage 8: `--grid` if given, else stage 7's grid (a full wave of resident blocks, fewer
-//! when a thread would have less than one vector) capped at merge_balanced_grid(n, bins); never
-//! fewer blocks than keep each block's share within 2^31 samples (stage_grid).
+//! The grid of a stage that runs another stage's kernel on the merge-balanced grid (stages 8 and 9):
+//! with `--grid`, `own_grid` (the other stage's grid, which honours it); else `own_grid` capped at
+//! merge_balanced_grid(n, bins), never fewer blocks than keep each block's share within 2^31
+//! samples (stage_grid).
+//! @param[in] a the arguments (n, bins, grid)
+//! @param[in] own_grid the grid of the stage whose kernel runs, at these arguments
+//! @return blocks
+inline std::size_t balanced_grid(const harness::HistogramArgs& a, std::size_t own_grid) {
+  if (a.grid != 0) return own_grid;
+  return harness::stage_grid(0, std::min(own_grid, merge_balanced_grid(a.n, a.bins)), a.n);
+}
+
+//! Grid of stage 8: stage 7's grid (a full wave of resident blocks, fewer when a thread would have
+//! less than one vector) on the merge-balanced rule (balanced_grid).
 inline std::size_t histogram_stage_8_grid(const harness::HistogramArgs& a) {
-  const std::size_t stage_7 = histogram_stage_7_grid<1>(a);
-  if (a.grid != 0) return stage_7;  // stage 7's grid honours --grid
-  return harness::stage_grid(0, std::min(stage_7, merge_balanced_grid(a.n, a.bins)), a.n);
+  return balanced_grid(a, histogram_stage_7_grid<1>(a));
 }
 
 //! Zeroes the histogram and launches stage 7's kernel (one copy per block) on stage 8's grid.

@@ -11,7 +11,7 @@
 //! wavefronts per atomic (the bank conflicts of stage 7's section); on the balanced grid the fixed
 //! price weighs more, and the cheaper block wins where the grid sweep of the histogram page shows
 //! it (README.md of this folder, "Stage 9"). Changed against stage 8: the kernel, stage 4's;
-//! the grid rule, stage 8's (merge_balanced_grid), capped at stage 4's own wave.
+//! the grid rule, stage 8's (balanced_grid), capped at stage 4's own wave.
 //! The kernel, its shared memory and its refusals are stage 4's
 //! (histogram_stage_4_vector_loads.cuh): in Nsight Compute stage 9's kernel is named
 //! histogram_stage_4. `--grid` overrides the grid as for every stage, and no block is given more
@@ -19,24 +19,20 @@
 //! Source: beyond the chapter: the grid of a privatised histogram (stage 8) applied to the
 //! chapter's per-warp privatisation.
 #pragma once
-#include <algorithm>
 #include <cstddef>
 
 #include "histogram_grid.hpp"
 #include "histogram_problem.hpp"
 #include "histogram_stage_4_vector_loads.cuh"   // the kernel, its launch and its Stage record
-#include "histogram_stage_8_balanced_grid.cuh"  // merge_balanced_grid
+#include "histogram_stage_8_balanced_grid.cuh"  // balanced_grid
 #include "stage.hpp"
 
 namespace ch08 {
 
-//! Grid of stage 9: `--grid` if given, else stage 4's grid (a full wave of resident blocks) capped
-//! at merge_balanced_grid(n, bins); never fewer blocks than keep each block's share within 2^31
-//! samples (stage_grid).
+//! Grid of stage 9: stage 4's grid (a full wave of resident blocks) on stage 8's merge-balanced rule
+//! (balanced_grid).
 inline std::size_t histogram_stage_9_grid(const harness::HistogramArgs& a) {
-  const std::size_t stage_4 = histogram_stage_4_grid(a);
-  if (a.grid != 0) return stage_4;  // stage 4's grid honours --grid
-  return harness::stage_grid(0, std::min(stage_4, merge_balanced_grid(a.n, a.bins)), a.n);
+  return balanced_grid(a, histogram_stage_4_grid(a));
 }
 
 //! Zeroes the histogram and launches stage 4's kernel on stage 9's grid.
