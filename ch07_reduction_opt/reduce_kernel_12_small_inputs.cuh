@@ -18,8 +18,9 @@
 //!     floats) and the grid grows with n only up to one full wave of resident blocks (stage 11's
 //!     rule, with that smaller share per thread), so at small n every load of the run is in flight at
 //!     once and no thread waits for a second trip;
-//!   - a default block of 1024 threads, so that one block covers up to 16 Ki floats, and a full wave
-//!     has a quarter of the blocks (and tickets) it would have at 256.
+//!   - a block chosen by n (reduce_kernel_12_block): one block of up to 1024 threads while one trip
+//!     per thread covers the input (up to 16 Ki floats), else 256 threads, whose blocks spread the
+//!     input over four times as many SMs as blocks of 1024 would.
 //! Every n is handled as in stages 9 to 11 (any n, any element-aligned address; grid-stride, so a
 //! full wave still covers n past 2^31).
 //! What the profiler should show (not yet run): one kernel per run and no memset (Nsight Systems);
@@ -84,6 +85,16 @@ inline std::size_t reduce_kernel_12_grid(const harness::ReduceArgs& a) {
       kStage12BytesPerThread);
 }
 
+//! Stage 12's block when --block is not given: harness::one_trip_block with one trip of
+//! kStage12BytesPerThread (chapter 8's stage 7 follows the same rule). One block of up to 1024 threads
+//! while it covers n in one trip, else 256. From 2^16 floats on, blocks of 1024 would put the input on a
+//! quarter of the SMs that blocks of 256 use; the block sweep in docs/results/H100/block_sweep/ times
+//! both.
+//! @return threads per block: 256, 512 or 1024
+inline int reduce_kernel_12_block(const harness::ReduceArgs& a, const harness::DeviceLimits&) {
+  return harness::one_trip_block(a.n * harness::dtype_size(a.type), kStage12BytesPerThread);
+}
+
 //! Launches stage 12 on a.stream: one launch of reduce_kernel_12 on reduce_kernel_12_grid(a) blocks,
 //! its partials after the ticket counter. Nothing else is enqueued: the counter is left zero by the
 //! previous launch (or by whoever prepared the workspace), and the result needs no zeroing.
@@ -108,12 +119,13 @@ inline harness::Stage<harness::Reduce> reduce_kernel_12_stage() {
   s.name = "reduce_kernel_12";
   s.label = "one launch for small inputs";
   s.change = "no zeroing launch (the last block resets the ticket), one block and no ticket when one block covers n, "
-             "a grid of one 64-byte trip per thread up to one wave; block 1024 by default";
+             "a grid of one 64-byte trip per thread up to one wave; one block of up to 1024 threads while it covers n, "
+             "else 256";
   s.source = "this tutorial (past the article); CUDA samples threadFenceReduction (self-resetting retirement count)";
   s.grid_stride = true;
   s.deterministic = true;
-  s.default_block = 1024;
   s.grid_for = reduce_kernel_12_grid;
+  s.block_for = reduce_kernel_12_block;
   s.workspace_bytes = [](const harness::ReduceArgs& a) { return last_block_workspace(a, reduce_kernel_12_grid(a)); };
   s.workspace_zeroed_bytes = kTicketBytes;
   s.depth = [](const harness::ReduceArgs& a) { return last_block_depth(a, reduce_kernel_12_grid(a)); };

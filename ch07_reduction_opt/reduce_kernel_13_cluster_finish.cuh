@@ -20,6 +20,11 @@
 //!     thread), up to the cluster's capacity; past that the threads go round the grid-stride loop,
 //!     kUnroll loads in flight per trip. One cluster is a small part of the GPU (at most 16 blocks,
 //!     in one GPC), so from some size on stage 12 is faster again: the small-input ladder shows where.
+//!   - a default block of 256 threads. With the grid capped at one cluster, blocks of 256 whose threads
+//!     have four loads in flight read as many bytes per trip as blocks of 1024 with one load each, and
+//!     the block sweep (docs/results/H100/block_sweep/) times 256 ahead of 1024 from 2^10 to 2^16 for
+//!     float, int and double, and on to 2^22 for float and int (double from 2^18 is faster at 1024, at
+//!     sizes where stage 12 is faster than either).
 //! Launch: cudaLaunchKernelEx with the cluster dimension as a launch attribute (a <<<...>>> launch
 //! cannot set it at run time). Built for less than sm_90, the kernel is a trap, never launched: the
 //! stage refuses GPUs below sm_90 (min_cc) and builds without sm_90 code (device_rule).
@@ -158,12 +163,11 @@ inline harness::Stage<harness::Reduce> reduce_kernel_13_stage() {
   s.label = "one cluster, finish in distributed shared memory";
   s.change = "the grid is one thread block cluster (at most 16 blocks on an H100): the blocks add their sums in "
              "block 0's shared memory after one cluster barrier, with no ticket, no partials in global memory and "
-             "no workspace; one block per 16 KiB of input at block 1024 (sm_90+)";
+             "no workspace; one block per 4 KiB of input at block 256 (sm_90+)";
   s.source = "this tutorial (past the article); CUDA C++ Programming Guide, thread block clusters and distributed "
              "shared memory";
   s.grid_stride = true;
   s.deterministic = true;
-  s.default_block = 1024;
   s.min_cc = 90;
   s.instead = "reduce_kernel_12";
   s.unavailable = harness::no_code_in_build(900);

@@ -212,7 +212,8 @@ TEST_CASE("reduce_kernel_12 enqueues no zeroing: its ticket is zeroed once with 
   CHECK(s11.workspace_zeroed_bytes == 0);  // stage 11 zeroes its ticket in every launch
   CHECK(s12.deterministic);
   CHECK(s12.grid_stride);
-  CHECK(default_block_of(s12) == 1024);
+  CHECK(default_block_of(s12) == 256);  // without a GPU; on one, its block_for picks by n
+  CHECK(s12.block_for);
   // With a grid the user picks (no occupancy query, so no GPU): the ticket (the bytes kept zero),
   // then one partial per block.
   ReduceArgs a = args(DType::f64, Op::sum, 1024, 3);

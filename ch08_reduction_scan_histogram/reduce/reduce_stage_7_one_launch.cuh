@@ -87,17 +87,14 @@ inline std::size_t reduce_stage_7_grid(const harness::ReduceArgs& a) {
       kStage7BytesPerThread);
 }
 
-//! Stage 7's block when --block is not given: one block for the whole input while a block of up to
-//! 1024 threads covers it in one trip (the smallest power of two from 256 threads whose trips of
-//! kStage7BytesPerThread cover n's bytes), else 256. One block has no partials and no ticket, and a
-//! block's barrier costs far less than the last-block finish, so at n between 256 and 1024 trips'
-//! worth of bytes one wide block beats several of 256.
+//! Stage 7's block when --block is not given: harness::one_trip_block with one trip of
+//! kStage7BytesPerThread, so one block for the whole input while a block of up to 1024 threads covers
+//! it in one trip, else 256. One block has no partials and no ticket, and a block's barrier costs far
+//! less than the last-block finish, so at n between 256 and 1024 trips' worth of bytes one wide block
+//! beats several of 256.
 //! @return threads per block: 256, 512 or 1024
 inline int reduce_stage_7_block(const harness::ReduceArgs& a, const harness::DeviceLimits&) {
-  const std::size_t bytes = a.n * harness::dtype_size(a.type);
-  for (int b = 256; b <= 1024; b *= 2)
-    if (bytes <= static_cast<std::size_t>(b) * kStage7BytesPerThread) return b;
-  return 256;
+  return harness::one_trip_block(a.n * harness::dtype_size(a.type), kStage7BytesPerThread);
 }
 
 //! Stage 7's workspace on `grid` blocks: the ticket counter, then one partial per block.

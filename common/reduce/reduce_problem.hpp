@@ -144,6 +144,21 @@ inline double reduce_depth(double per_thread, int block, double partials) {
   return per_thread + tree_levels(block) + partials;
 }
 
+//! The block of a one-launch reduction when no --block is given (the block_for of chapter 7's stage
+//! 12 and chapter 8's stages 7 and 8): while a block of at most 1024 threads, each reading one trip of
+//! `bytes_per_thread` bytes, covers the input, the smallest such power of two from 256 threads, so that
+//! one block does it all (no partials, no ticket, no finish); else 256, whose grid of one trip per
+//! thread spreads the input over four times as many blocks, and SMs, as 1024 would.
+//! @param[in] bytes the input's size in bytes
+//! @param[in] bytes_per_thread bytes one thread reads in one trip (> 0)
+//! @return threads per block: 256, 512 or 1024
+//! Source: this tutorial; the block sweeps behind it are in docs/results/H100/block_sweep/.
+constexpr int one_trip_block(std::size_t bytes, std::size_t bytes_per_thread) {
+  for (int b = 256; b <= 1024; b *= 2)
+    if (bytes <= static_cast<std::size_t>(b) * bytes_per_thread) return b;
+  return 256;
+}
+
 //! stage_main for Reduce is compiled once, in reduce_problem.cpp.
 extern template int stage_main<Reduce>(int, char**, const StageProgram<Reduce>&);
 //! ladder_main for Reduce is compiled once, in reduce_problem.cpp.
