@@ -42,6 +42,7 @@
 #include "cuda_check.hpp"
 #include "device_info.hpp"
 #include "errors.hpp"
+#include "kernel_support.cuh"
 #include "reduce_grids.cuh"
 #include "reduce_problem.hpp"
 #include "thread_sum_vectorized.cuh"
@@ -49,10 +50,9 @@
 
 namespace ch07 {
 
-//! The length of block 0's array of block sums: 32, one per lane of the warp that adds them, more
-//! than any GPU puts in one cluster (8 is the portable limit; an H100 allows 16 with non-portable
-//! sizes); reduce_kernel_13_capacity() never returns more.
-inline constexpr int kMaxClusterBlocks = 32;
+//! Block 0's array of block sums holds harness::kMaxClusterBlocks (32) values: more than any GPU puts
+//! in one cluster.
+using harness::kMaxClusterBlocks;
 
 //! Stage 13: stage 12's accumulation and block sum, then the cluster's finish in distributed shared
 //! memory: each block's sum into block 0's shared memory, one cluster barrier, block 0's first warp
@@ -129,7 +129,8 @@ inline std::size_t reduce_kernel_13_grid(const harness::ReduceArgs& a) {
 }
 
 //! Launches stage 13 on a.stream: one launch of reduce_kernel_13 on reduce_kernel_13_grid(a) blocks,
-//! all of them one cluster (cudaLaunchKernelEx with cudaLaunchAttributeClusterDimension). Nothing
+//! all of them one cluster (harness::launch_one_cluster: cudaLaunchKernelEx with
+//! cudaLaunchAttributeClusterDimension). Nothing
 //! else is enqueued and no workspace is used.
 //! @param[in] a n > 0, type float/double/int, block a power of two from 32 to 1024, grid 0 or at
 //!            most one cluster's capacity; a GPU of sm_90 or newer
@@ -140,18 +141,7 @@ inline void launch_reduce_kernel_13(const harness::ReduceArgs& a) {
     using T = decltype(t);
     harness::with_block_size(a.block, [&](auto block) {
       constexpr int B = decltype(block)::value;
-      cudaLaunchAttribute cluster_dim = {};
-      cluster_dim.id = cudaLaunchAttributeClusterDimension;
-      cluster_dim.val.clusterDim.x = grid;  // the whole grid is one cluster
-      cluster_dim.val.clusterDim.y = 1;
-      cluster_dim.val.clusterDim.z = 1;
-      cudaLaunchConfig_t config = {};
-      config.gridDim = dim3(grid);
-      config.blockDim = dim3(B);
-      config.stream = a.stream;
-      config.attrs = &cluster_dim;
-      config.numAttrs = 1;
-      CUDA_CHECK(cudaLaunchKernelEx(&config, reduce_kernel_13<T, B>, a.input<T>(), a.n, a.output<T>()));
+      harness::launch_one_cluster(reduce_kernel_13<T, B>, grid, B, a.stream, a.input<T>(), a.n, a.output<T>());
     });
   });
 }

@@ -1,7 +1,7 @@
 //! @file kernel_support.cuh
 //! @brief Small pieces shared by the stage launchers: compile-time block-size dispatch,
-//! launch-size arithmetic and warp helpers that build for every architecture from sm_75. Device
-//! code only needs CUDA; nothing here allocates.
+//! launch-size arithmetic, the launch of a grid that is one thread block cluster, and warp helpers
+//! that build for every architecture from sm_75. Device code only needs CUDA; nothing here allocates.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 
+#include "cuda_check.hpp"
 #include "errors.hpp"
 
 namespace harness {
@@ -35,6 +36,38 @@ void with_block_size(int block, F&& f) {
 //! Number of blocks of `block` threads that cover n elements at one element per thread.
 inline std::size_t blocks_for(std::size_t n, int block) {
   return (n + static_cast<std::size_t>(block) - 1) / static_cast<std::size_t>(block);
+}
+
+//! The length of the array in which a one-cluster grid's first block collects its blocks' values: 32,
+//! one per lane of the warp that folds them, more than any GPU puts in one cluster (8 is the portable
+//! limit; an H100 allows 16 with non-portable sizes). The one-cluster stages cap their grids at it.
+inline constexpr int kMaxClusterBlocks = 32;
+
+//! Launches `kernel` on `grid` blocks of `block` threads, on `stream`, with `args`, the whole grid one
+//! thread block cluster: cudaLaunchKernelEx with cudaLaunchAttributeClusterDimension set to the grid
+//! (a <<<...>>> launch cannot choose the cluster size at run time).
+//! @param[in] kernel the __global__ function
+//! @param[in] grid blocks, at most the kernel's cluster capacity on this GPU (max_cluster_blocks,
+//!            device_info.hpp, which also allows sizes past the portable 8 and must have been asked)
+//! @param[in] block threads per block
+//! @param[in] stream the stream to launch on
+//! @param[in] args the kernel's arguments
+//! @throws CudaError when the launch fails (for instance below sm_90, where clusters do not exist)
+//! Source: CUDA C++ Programming Guide, "Thread Block Clusters" (launch with cudaLaunchKernelEx).
+template <class... Params, class... Args>
+void launch_one_cluster(void (*kernel)(Params...), unsigned grid, int block, cudaStream_t stream, Args... args) {
+  cudaLaunchAttribute cluster_dim = {};
+  cluster_dim.id = cudaLaunchAttributeClusterDimension;
+  cluster_dim.val.clusterDim.x = grid;  // the whole grid is one cluster
+  cluster_dim.val.clusterDim.y = 1;
+  cluster_dim.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(static_cast<unsigned>(block));
+  config.stream = stream;
+  config.attrs = &cluster_dim;
+  config.numAttrs = 1;
+  CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
 }
 
 //! Global index of the calling thread, computed in 64 bits so it never wraps for grids past 2^31 threads.

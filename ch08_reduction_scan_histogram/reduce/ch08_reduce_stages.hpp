@@ -22,11 +22,12 @@ std::vector<harness::Stage<harness::Reduce>> all_reduce_stages();
 
 //! What reduce_ladder_ch08 runs: all_reduce_stages, then stage 6 (the binned sum: the same bits for
 //! any block, grid and GPU; float and double sums only), stage 7 (one launch at every size), stage 8
-//! (stage 7 with tagged partials, no fence) and CUB's gpu_to_gpu sum, the library's reproducible
+//! (stage 7 with tagged partials, no fence), stage 9 (one thread block cluster, sm_90 and newer) and
+//! CUB's gpu_to_gpu sum, the library's reproducible
 //! sum, where this build has CCCL 3.1 (else the ladder skips it with one line).
 std::vector<harness::Stage<harness::Reduce>> ladder_reduce_stages();
 
-//! The reduction stage called `name` ("reduce_stage_0" .. "reduce_stage_8", "cub_gpu_to_gpu").
+//! The reduction stage called `name` ("reduce_stage_0" .. "reduce_stage_9", "cub_gpu_to_gpu").
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Reduce> reduce_stage_named(const std::string& name);
 
@@ -55,5 +56,7 @@ harness::StageProgram<harness::Reduce> reduce_stage_6_program();
 harness::StageProgram<harness::Reduce> reduce_stage_7_program();
 //! The program reduce_stage_8: the stage of reduce_stage_8_tagged_finish.cuh.
 harness::StageProgram<harness::Reduce> reduce_stage_8_program();
+//! The program reduce_stage_9: the stage of reduce_stage_9_cluster_finish.cuh (sm_90 and newer).
+harness::StageProgram<harness::Reduce> reduce_stage_9_program();
 
 }  // namespace ch08

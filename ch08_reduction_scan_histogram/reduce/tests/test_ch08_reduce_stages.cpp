@@ -8,7 +8,8 @@
 // Stage 8 (stage 7 with tagged partials) gets stage 7's tests and its own: one workspace shared by
 // runs of different n and blocks with nothing zeroed between them, a CUDA graph of runs, the epoch's
 // wrap-around, the slots its run of epoch 1 leaves (all 0), the run word it leaves after each run,
-// and stage 7's bits on the same grid.
+// and stage 7's bits on the same grid. Stage 9 (one thread block cluster, sm_90+) gets the sweep,
+// every grid one cluster holds (and the refusal past it), one bit pattern over runs, and 2^31 + 1.
 //
 // Past 2^31: the default run takes stages 1-5 at n = 2^31 + 1 on one input (a float sum of exact
 // data, block 256; stage 1 also at block 32), made once and shared by the stages. The exhaustive
@@ -70,6 +71,22 @@ const Stage<Reduce>& stage7() {
 const Stage<Reduce>& stage8() {
   static const Stage<Reduce> s = ch08::reduce_stage_named("reduce_stage_8");
   return s;
+}
+
+const Stage<Reduce>& stage9() {
+  static const Stage<Reduce> s = ch08::reduce_stage_named("reduce_stage_9");
+  return s;
+}
+
+// True when `st` can run on this GPU (stage 9 needs sm_90 and this build's sm_90 code); else WARNs why.
+bool runs_here(const Stage<Reduce>& st) {
+  ReduceArgs a;
+  a.type = DType::f32;
+  a.block = 256;
+  a.n = 1;
+  const std::string why = device_refusal(st, a, current_device_limits());
+  if (!why.empty()) WARN(st.name << " skipped on this GPU: " << why);
+  return why.empty();
 }
 
 // Stage 8's run word (run_epochs.cuh): the last run's epoch (high 32 bits) and two ticket counts.
@@ -457,6 +474,69 @@ TEST_CASE("reduce_stage_8 at n = 2^31 + 1 (float sum and int max, exact data)", 
     Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), testing_support::kPast2e31, "exact", run_seed());
     INFO(dtype_name(type) << " " << op_name(op) << " n " << testing_support::kPast2e31);
     const Verification v = s.run_and_check(stage8(), s.args_for(stage8(), 256, 0));
+    INFO(v.message);
+    CHECK(v.ok);
+  }
+}
+
+// Stage 9, one thread block cluster (reduce_stage_9_cluster_finish.cuh): the sweep (every size, type,
+// operator and block); every grid one cluster holds, and a grid past it refused; one bit pattern over
+// runs; n = 2^31 + 1. On a GPU below sm_90 each test WARNs and skips.
+TEST_CASE("reduce_stage_9: one cluster, finish in distributed shared memory (sm_90+)", "[gpu][ch08][reduce_stage_9]") {
+  CHECK(sweep(stage9(), all_ops()) > 0);
+}
+
+TEST_CASE("reduce_stage_9 is right on every grid one cluster holds, and refuses a larger one",
+          "[gpu][ch08][reduce_stage_9]") {
+  // 1, 3 and the cluster's capacity on this GPU (16 on an H100), at block 128 and 1024, on sizes
+  // where each thread makes one trip, several, or none; one block past the capacity is a usage error
+  // (exit 2 from the program), never a wrong answer.
+  if (!runs_here(stage9())) return;
+  for (DType type : {DType::f32, DType::f64, DType::i32}) {
+    for (Op op : {Op::sum, Op::min}) {
+      for (std::size_t n : {std::size_t{1}, std::size_t{4099}, (std::size_t{1} << 20) + 3}) {
+        Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), n, "exact", run_seed());
+        for (int block : {128, 1024}) {
+          ReduceArgs big = s.args_for(stage9(), block, 0);
+          big.n = std::size_t{1} << 30;  // far more than one cluster takes in one trip: the grid is the capacity
+          const std::size_t capacity = grid_of(stage9(), big);
+          REQUIRE(capacity >= 1);
+          for (std::size_t grid : {std::size_t{1}, std::size_t{3}, capacity}) {
+            if (grid > capacity) continue;
+            INFO(dtype_name(type) << " " << op_name(op) << " n " << n << " block " << block << " grid " << grid
+                                  << " of " << capacity);
+            const Verification v = s.run_and_check(stage9(), s.args_for(stage9(), block, grid));
+            INFO(v.message);
+            CHECK(v.ok);
+            CHECK(v.kind == CheckKind::exact);
+          }
+          CHECK_THROWS_AS(grid_of(stage9(), s.args_for(stage9(), block, capacity + 1)), UsageError);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("reduce_stage_9 gives one bit pattern over 20 runs (2^18 floats, signed data)",
+          "[gpu][ch08][reduce_stage_9][determinism]") {
+  if (!runs_here(stage9())) return;
+  Session<Reduce>& s = cached_session<Reduce>(DType::f32, op_config(Op::sum), std::size_t{1} << 18, "signed", run_seed());
+  std::set<std::vector<unsigned char>> patterns;
+  for (int run = 0; run < 20; ++run) {
+    const Verification v = s.run_and_check(stage9(), s.args_for(stage9(), 256, 0));
+    INFO("run " << run << ": " << v.message);
+    REQUIRE(v.ok);
+    patterns.insert(s.last_output());
+  }
+  CHECK(patterns.size() == 1);
+}
+
+TEST_CASE("reduce_stage_9 at n = 2^31 + 1 (float sum and int max, exact data)", "[gpu][ch08][reduce_stage_9][large]") {
+  if (!runs_here(stage9())) return;
+  for (auto [type, op] : {std::pair{DType::f32, Op::sum}, std::pair{DType::i32, Op::max}}) {
+    Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), testing_support::kPast2e31, "exact", run_seed());
+    INFO(dtype_name(type) << " " << op_name(op) << " n " << testing_support::kPast2e31);
+    const Verification v = s.run_and_check(stage9(), s.args_for(stage9(), 256, 0));
     INFO(v.message);
     CHECK(v.ok);
   }
