@@ -111,21 +111,12 @@ inline std::size_t reduce_kernel_13_capacity(const harness::ReduceArgs& a) {
 
 //! Stage 13's grid, which is its one cluster: the user's --grid if given (at most the cluster's
 //! capacity, else a UsageError), else one block per a.block 16-byte vectors of input (one load per
-//! thread), at least 1 and at most reduce_kernel_13_capacity(a).
+//! thread), at least 1 and at most reduce_kernel_13_capacity(a) (harness::one_cluster_grid).
 //! @return blocks in the grid (and in its one cluster)
 //! @throws harness::UsageError when --grid asks for more blocks than one cluster holds on this GPU
 //! @throws harness::CudaError when a CUDA call fails
 inline std::size_t reduce_kernel_13_grid(const harness::ReduceArgs& a) {
-  const std::size_t capacity = reduce_kernel_13_capacity(a);
-  if (a.grid > capacity)
-    throw harness::UsageError("reduce_kernel_13: --grid " + std::to_string(a.grid) +
-                              ": the grid is one thread block cluster, which holds at most " +
-                              std::to_string(capacity) + " blocks of " + std::to_string(a.block) +
-                              " threads on this GPU");
-  if (a.grid != 0) return a.grid;
-  const std::size_t bytes_per_block = static_cast<std::size_t>(a.block) * 16;
-  const std::size_t wanted = (a.n * harness::dtype_size(a.type) + bytes_per_block - 1) / bytes_per_block;
-  return wanted < 1 ? 1 : (wanted < capacity ? wanted : capacity);
+  return harness::one_cluster_grid(a, reduce_kernel_13_capacity(a), "reduce_kernel_13");
 }
 
 //! Launches stage 13 on a.stream: one launch of reduce_kernel_13 on reduce_kernel_13_grid(a) blocks,

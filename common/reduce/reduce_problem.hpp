@@ -159,6 +159,26 @@ constexpr int one_trip_block(std::size_t bytes, std::size_t bytes_per_thread) {
   return 256;
 }
 
+//! The grid of a reduction whose whole grid is one thread block cluster (chapter 7's stage 13, chapter
+//! 8's stage 9): the user's --grid if given, at most `capacity`; else one block per a.block 16-byte
+//! vectors of input (one load per thread), at least 1 and at most `capacity`.
+//! @param[in] a the launch arguments (n, type, block, grid)
+//! @param[in] capacity the most blocks one cluster of the stage's kernel holds on this GPU
+//! @param[in] stage the stage's name, for the error message
+//! @return blocks in the grid (and in its one cluster)
+//! @throws UsageError when a.grid is past `capacity`
+//! Source: this tutorial (chapter 7's small-input page, "Stage 13").
+inline std::size_t one_cluster_grid(const ReduceArgs& a, std::size_t capacity, const std::string& stage) {
+  if (a.grid > capacity)
+    throw UsageError(stage + ": --grid " + std::to_string(a.grid) +
+                     ": the grid is one thread block cluster, which holds at most " + std::to_string(capacity) +
+                     " blocks of " + std::to_string(a.block) + " threads on this GPU");
+  if (a.grid != 0) return a.grid;
+  const std::size_t bytes_per_block = static_cast<std::size_t>(a.block) * 16;
+  const std::size_t wanted = (a.n * dtype_size(a.type) + bytes_per_block - 1) / bytes_per_block;
+  return wanted < 1 ? 1 : (wanted < capacity ? wanted : capacity);
+}
+
 //! stage_main for Reduce is compiled once, in reduce_problem.cpp.
 extern template int stage_main<Reduce>(int, char**, const StageProgram<Reduce>&);
 //! ladder_main for Reduce is compiled once, in reduce_problem.cpp.
