@@ -71,6 +71,7 @@ __global__ void __launch_bounds__(Block) reduce_kernel_13(const T* __restrict__ 
 #else
   namespace cg = cooperative_groups;
   const cg::cluster_group cluster = cg::this_cluster();
+  static_assert(kMaxClusterBlocks <= 32, "block 0's first warp adds one sum per lane");
   __shared__ T block_sums[kMaxClusterBlocks];  // block 0's copy collects the cluster's block sums
 
   __cluster_barrier_arrive_relaxed();  // "this block is running": no memory ordering needed yet

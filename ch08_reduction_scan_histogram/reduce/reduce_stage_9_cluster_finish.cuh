@@ -28,9 +28,9 @@
 //! Launch: harness::launch_one_cluster (cudaLaunchKernelEx with the cluster dimension as a launch
 //! attribute). Built for less than sm_90 the kernel is a trap, never launched: the stage refuses
 //! GPUs below sm_90 (min_cc) and builds without sm_90 code (device_rule), and names stage 7 instead.
-//! What the profiler should show against stage 7 (no profile of it is committed): one kernel, no
-//! atomic and no global store but the result; at sizes where both have the same grid, a shorter
-//! kernel.
+//! What the profiler should show against stage 7: one kernel, no atomic and no global store but the
+//! result; at sizes where both have the same grid, a shorter kernel (Nsight Compute's cycles of both
+//! at 2^16 floats: docs/results/H100/kernel_time/one_launch_cluster_float_sum_n2e16.txt).
 //! Source: chapter 7's stage 13; CUDA C++ Programming Guide, "Thread Block Clusters" and
 //! "Distributed Shared Memory"; PTX ISA, barrier.cluster.
 #pragma once
@@ -74,6 +74,7 @@ __global__ void __launch_bounds__(Block)
   namespace cg = cooperative_groups;
   using Acc = accumulator_t<Op, T>;
   const cg::cluster_group cluster = cg::this_cluster();
+  static_assert(harness::kMaxClusterBlocks <= 32, "block 0's first warp folds one value per lane");
   __shared__ Acc block_values[harness::kMaxClusterBlocks];  // block 0's copy collects the cluster's values
 
   __cluster_barrier_arrive_relaxed();  // "this block is running": no memory ordering needed yet
