@@ -18,8 +18,8 @@ const SizeRule& ch07_reduce_rule() {
 }
 
 const SizeRule& ch08_reduce_rule() {
-  // Each cell names the fastest verified stage, or stage 7 where stage 7 is within 2% of it. Stage 9 (one thread block cluster, sm_90;
-  // stage 7 before it) from one block's worth to a cluster's: 2^14 for the float max and min and the
+  // Each cell names the fastest verified stage, or stage 7 where stage 7 is within 2% of it. Stage 9
+  // (one thread block cluster, sm_90; stage 7 before it) from one block's worth to a cluster's: 2^14 for the float max and min and the
   // double operators, 2^16 for every type and operator. Stage 8 (the tagged finish) for the double sum
   // at 2^18 and 2^20, and in some one-block cells (2^10 and 2^12, where stages 7 and 8 run the same
   // loads and block fold and differ only in their __launch_bounds__).

@@ -8,8 +8,7 @@
 //! verified stage of every ladder at every size; the CSV files beside it hold each stage's time).
 //! Each row of a rule is one ladder of that coverage: the number of its fastest stage at 2^10, 2^12,
 //! ..., 2^30. test_size_rule holds every row to the coverage's CSV files: at each size the row's stage
-//! is the fastest verified stage or within 2% of it, but for the cells it names (none at present).
-//! The thresholds are absolute sizes
+//! is the fastest verified stage or within 2% of it. The thresholds are absolute sizes
 //! measured on one sm_90 GPU: that coverage cannot tell how they move with the SM count or the L2 of
 //! another GPU, so other GPUs use the same table, and a stage that cannot run there gives way to the
 //! stage it names as `instead` (rule_stage_here).

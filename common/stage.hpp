@@ -151,8 +151,8 @@ int default_block_of(const Stage<P>& stage) {
 }
 
 //! The block size `stage` runs at on a GPU with `limits` when none is asked for: its block_for at `a`
-//! if it has one, else default_block_of; halved while the stage's shared memory at `a` (a.block aside) would not fit the GPU's shared memory
-//! per block (so a T4 runs the per-thread counter histograms at block 128 where an H200 runs 256).
+//! if it has one, else default_block_of; halved while the stage's shared memory at `a` (a.block
+//! aside) would not fit the GPU's shared memory per block (so a T4 runs the per-thread counter histograms at block 128 where an H200 runs 256).
 template <class P>
 int default_block_of(const Stage<P>& stage, typename P::Args a, const DeviceLimits& limits) {
   int b = stage.block_for ? stage.block_for(a, limits) : 0;

@@ -24,23 +24,12 @@ using harness::Session;
 using harness::Stage;
 using testing_support::cached_session;
 using testing_support::run_seed;
+using testing_support::runs_here;
 using testing_support::sweep;
 
 namespace {
 
 Stage<Reduce> stage(const char* name) { return ch07::stage_named(name); }
-
-// Whether this GPU and build run `st` at all (stage 13 needs sm_90): if not, a WARN with the reason,
-// as the sweeps give it, and the caller skips the checks that need a launch.
-bool runs_here(const Stage<Reduce>& st) {
-  harness::ReduceArgs a;
-  a.type = harness::DType::f32;
-  a.block = 256;
-  a.n = 1;
-  const std::string why = harness::device_refusal(st, a, harness::current_device_limits());
-  if (!why.empty()) WARN(st.name << " skipped on this GPU: " << why);
-  return why.empty();
-}
 
 }  // namespace
 

@@ -3,14 +3,12 @@
 //   that takes those arguments, and some stage runs on every GPU a reader has (the rule's own on
 //   sm_90, where it was measured; elsewhere the stage it names as `instead`);
 // - its rows hold the committed H100 coverage (docs/results/H100/coverage): at every measured size
-//   the rule's stage is the fastest verified stage of that ladder, or within 2% of it, but for the
-//   cells named in kKnownSlower, which must still be what they say;
+//   the rule's stage is the fastest verified stage of that ladder, or within 2% of it;
 // - `--stages auto` parses, and what cannot be run is refused with exit code 2 before any GPU work;
 // - the `auto` row of a ladder over sizes names the stage that ran in each cell.
 #include <fstream>
 #include <functional>
 #include <map>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -143,8 +141,7 @@ CoverageLadder ladder_of(const std::string& name) {
   return {&histogram_rule(), parse_dtype(p[1]), p[2]};
 }
 
-// The committed ladders, by name, and the cells (ladder, n) where the rule keeps a stage that was
-// more than 2% slower there (none: every cell of every rule is within 2% of its fastest stage).
+// The committed ladders, by name.
 const std::vector<std::string> kLadders{
     "histogram_uint8_image",  "histogram_uint8_one-bin", "histogram_uint8_uniform", "histogram_uint8_zipf",
     "reduce_ch07_double_sum", "reduce_ch07_float_sum",   "reduce_ch07_int_sum",     "reduce_ch08_double_max",
@@ -152,7 +149,6 @@ const std::vector<std::string> kLadders{
     "reduce_ch08_float_sum",  "reduce_ch08_int_max",     "reduce_ch08_int_min",     "reduce_ch08_int_sum",
     "scan_double",            "scan_double_inclusive",   "scan_float",              "scan_float_inclusive",
     "scan_int",               "scan_int_inclusive"};
-const std::set<std::pair<std::string, std::size_t>> kKnownSlower{};
 
 // Runs a ladder program's main with `args` (after the program name); returns its exit code.
 template <class P>
@@ -264,8 +260,7 @@ TEST_CASE("the rule's rows hold the committed H100 coverage", "[cpu][size_rule]"
       REQUIRE(times[n].count(named));
       const double ratio = times[n][named] / times[n][fastest];
       INFO("the rule names " << named << ", " << ratio << "x the time of the fastest, " << fastest);
-      if (kKnownSlower.count({name, n})) CHECK(ratio > 1.02);  // a named exception that no longer holds fails too
-      else CHECK(ratio <= 1.02);
+      CHECK(ratio <= 1.02);
     }
   }
   // Every row of every rule is one committed ladder.

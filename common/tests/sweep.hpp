@@ -186,6 +186,20 @@ struct SweepTally {
   }
 };
 
+//! Whether this GPU and build run `stage` at all (a stage that needs sm_90, say): if not, a WARN with
+//! the reason, as the sweeps give it, and the caller skips the checks that need a launch. Asks
+//! device_refusal about one element of `type` at block 256.
+template <class P>
+bool runs_here(const harness::Stage<P>& stage, harness::DType type = harness::DType::f32) {
+  typename P::Args a;
+  a.type = type;
+  a.block = 256;
+  a.n = 1;
+  const std::string why = harness::device_refusal(stage, a, harness::current_device_limits());
+  if (!why.empty()) WARN(stage.name << " skipped on this GPU: " << why);
+  return why.empty();
+}
+
 //! The blocks a sweep runs `stage` at for n elements: `blocks` (every block it supports) below
 //! sw.large_from; from there sw.large_blocks clamped to its range, else its default block on this GPU.
 template <class P>

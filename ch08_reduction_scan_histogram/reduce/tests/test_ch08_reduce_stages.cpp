@@ -39,6 +39,7 @@ using namespace harness;
 using Sweep = testing_support::Sweep<harness::Reduce>;
 using testing_support::cached_session;
 using testing_support::run_seed;
+using testing_support::runs_here;
 using testing_support::sweep;
 
 namespace {
@@ -76,17 +77,6 @@ const Stage<Reduce>& stage8() {
 const Stage<Reduce>& stage9() {
   static const Stage<Reduce> s = ch08::reduce_stage_named("reduce_stage_9");
   return s;
-}
-
-// True when `st` can run on this GPU (stage 9 needs sm_90 and this build's sm_90 code); else WARNs why.
-bool runs_here(const Stage<Reduce>& st) {
-  ReduceArgs a;
-  a.type = DType::f32;
-  a.block = 256;
-  a.n = 1;
-  const std::string why = device_refusal(st, a, current_device_limits());
-  if (!why.empty()) WARN(st.name << " skipped on this GPU: " << why);
-  return why.empty();
 }
 
 // Stage 8's run word (run_epochs.cuh): the last run's epoch (high 32 bits) and two ticket counts.
