@@ -33,6 +33,47 @@ void with_block_size(int block, F&& f) {
   }
 }
 
+//! Resident threads and blocks one SM holds on the architecture this compiler pass targets
+//! (__CUDA_ARCH__): 1024 threads and 16 blocks on sm_75 (T4); 1536 and 16 on sm_86 and sm_87 (RTX 30,
+//! Jetson Orin); 1536 and 24 on sm_89, sm_120 and sm_121 (RTX 40 and 50); 2048 and 32 on the others
+//! (sm_80, sm_90, sm_100, ...) and in the host pass. Only for __launch_bounds__ (launch_min_blocks):
+//! ptxas is never asked for more blocks than the SM can hold, which it would warn about and ignore.
+//! Source: CUDA C++ Programming Guide, "Compute Capabilities" (technical specifications table).
+struct CompiledSmLimits {
+  int threads;  //!< resident threads per SM
+  int blocks;   //!< resident blocks per SM
+};
+
+//! The CompiledSmLimits of the architecture this compiler pass targets.
+__host__ __device__ constexpr CompiledSmLimits compiled_sm_limits() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+  return {1024, 16};
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870)
+  return {1536, 16};
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 1200 || __CUDA_ARCH__ == 1210)
+  return {1536, 24};
+#else
+  return {2048, 32};
+#endif
+}
+
+//! The second argument of __launch_bounds__ for `min_blocks` resident blocks of `block` threads per
+//! SM, capped at what one SM of the target architecture holds (compiled_sm_limits); 0 for none.
+//! It caps the kernel's registers at 65536 / (blocks x block) per thread, so that what a stage
+//! keeps in registers cannot lower its occupancy below that.
+//! @param[in] block threads per block, a power of two 32..1024
+//! @param[in] min_blocks blocks wanted per SM (0: no bound)
+__host__ __device__ constexpr int launch_min_blocks(int block, int min_blocks) {
+  const CompiledSmLimits sm = compiled_sm_limits();
+  const int by_threads = sm.threads / block;
+  const int fit = by_threads < sm.blocks ? by_threads : sm.blocks;
+  return min_blocks <= fit ? min_blocks : (fit > 0 ? fit : 1);
+}
+
+//! launch_min_blocks for a full SM: as many blocks of `block` threads as one SM holds (32 registers
+//! per thread where 2048 threads fit).
+__host__ __device__ constexpr int full_sm_blocks(int block) { return launch_min_blocks(block, 1 << 30); }
+
 //! Number of blocks of `block` threads that cover n elements at one element per thread.
 inline std::size_t blocks_for(std::size_t n, int block) {
   return (n + static_cast<std::size_t>(block) - 1) / static_cast<std::size_t>(block);

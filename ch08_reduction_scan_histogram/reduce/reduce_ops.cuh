@@ -14,8 +14,11 @@
 //!   absorbed by every value (op(identity, x) == x, NaN included), so it can only appear as the
 //!   answer of a non-empty input if it is the true answer (e.g. max over all -inf).
 //!
+//!   A float max or min that meets a NaN returns the canonical NaN (0x7fffffff) on every GPU and on
+//!   the host; a double one returns the NaN operand.
 //! Pitfall: fmaxf / fminf (and std::fmax) do not follow this policy: they return the non-NaN
-//! operand, so a NaN would silently vanish. The comparisons below are written out instead.
+//! operand, so a NaN would silently vanish. The policy is written out instead: for float, PTX's
+//! max.NaN / min.NaN (one instruction on sm_80 and later), for double the comparisons.
 //! Source: chapter 8, sections 8.1 (the reduction problem: any associative operator) and 8.6.
 #pragma once
 #include <climits>
@@ -71,6 +74,39 @@ constexpr CH08_HD bool is_nan(A x) {
   else return false;
 }
 
+//! The canonical float NaN (0x7fffffff): what max.NaN.f32 and min.NaN.f32 return for a NaN operand,
+//! and what the other paths below return too, so that a float max or min that meets a NaN gives
+//! the same bits on every GPU and on the host.
+CH08_HD float canonical_nan_f32() { return __builtin_bit_cast(float, 0x7fffffff); }
+
+//! Float max with NaN propagation. On sm_80 and later one instruction, max.NaN.f32 (FMNMX.NAN in the
+//! SASS), which returns the canonical NaN when either operand is NaN; the comparisons that write the
+//! same policy out compile to four dependent instructions (two FSETP tests, a third FSETP, an FSEL),
+//! and a fold is a chain of such operators. Elsewhere (sm_75, the host): those comparisons, with the
+//! canonical NaN. No CUDA math function or libcu++ call has this policy (fmaxf drops the NaN),
+//! hence the one line of PTX. Source: PTX ISA, "max" (the .NaN qualifier, sm_80).
+CH08_HD float max_nan_f32(float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+#else
+  return (a != a || b != b) ? canonical_nan_f32() : (a > b ? a : b);
+#endif
+}
+
+//! Float min with NaN propagation: min.NaN.f32 on sm_80 and later, else the comparisons (see
+//! max_nan_f32).
+CH08_HD float min_nan_f32(float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  float r;
+  asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+#else
+  return (a != a || b != b) ? canonical_nan_f32() : (a < b ? a : b);
+#endif
+}
+
 //! Addition. Ints accumulate in long long (exact); float and double in their own type.
 struct Sum {
   static constexpr harness::Op op = harness::Op::sum;  //!< the run-time operator it implements
@@ -98,7 +134,8 @@ struct Max {
   //! max(-0.0, +0.0) may return either zero.
   template <class A>
   constexpr CH08_HD A operator()(A a, A b) const {
-    return is_nan(a) ? a : is_nan(b) ? b : (a > b ? a : b);
+    if constexpr (std::is_same_v<A, float>) return max_nan_f32(a, b);
+    else return is_nan(a) ? a : is_nan(b) ? b : (a > b ? a : b);
   }
 };
 
@@ -114,7 +151,8 @@ struct Min {
   //! NaN if a or b is NaN, else the smaller of a and b (either zero for -0.0 vs +0.0).
   template <class A>
   constexpr CH08_HD A operator()(A a, A b) const {
-    return is_nan(a) ? a : is_nan(b) ? b : (a < b ? a : b);
+    if constexpr (std::is_same_v<A, float>) return min_nan_f32(a, b);
+    else return is_nan(a) ? a : is_nan(b) ? b : (a < b ? a : b);
   }
 };
 

@@ -59,13 +59,23 @@ __device__ __forceinline__ A fold_lanes(const V& v, Op op) {
   else return op(A(v.x), A(v.y));
 }
 
-//! This thread's fold of in[0..n) with 16-byte loads, kVectorLoads in flight: the scalar head (the
-//! elements before the first 16-byte boundary), the vectors in grid-stride order kVectorLoads at a
-//! time (then one at a time for the rest), the scalar tail (fewer than one vector). Every element
-//! is folded exactly once by exactly one thread of the grid.
+//! This thread's fold of in[0..n) with 16-byte loads, kVectorLoads in flight: the vectors in
+//! grid-stride order kVectorLoads at a time (then one at a time for the rest), then the scalar head
+//! (the elements before the first 16-byte boundary) and the scalar tail (fewer than one vector).
+//! Every element is folded exactly once by exactly one thread of the grid.
+//!
+//! The first trip's loads go out first. At small n a thread makes one trip or none, and what it
+//! does before its first load is on the run's critical path: so the first trip is written out, each
+//! of its kVectorLoads loads guarded by its own index test, and comes before the head and tail,
+//! which only the first threads have. (Written as a plain loop with the head first, the first
+//! 16-byte load sat about 75 instructions into the kernel, after the head's load and the trip test
+//! in 64-bit arithmetic; here it is about 45: docs/results/H100/loop_variants/README.md.)
+//! Loads use __ldg, the read-only path (LDG.E.128.CONSTANT): stages 7 to 9 hold a fence and
+//! atomics, after which nvcc no longer takes that path on its own for a `const __restrict__` input.
 //! @tparam T input type: float, double or int
 //! @tparam Op Sum, Max or Min
-//! @param[in] in n input elements, aligned to sizeof(T) (any 16-byte misalignment is handled)
+//! @param[in] in n input elements, aligned to sizeof(T) (any 16-byte misalignment is handled), not
+//!            written while the kernel runs
 //! @param[in] n number of elements (any value; a thread with nothing to read returns the identity)
 //! @param[in] op the operator
 //! @return the thread's partial, of type accumulator_t<Op, T>
@@ -79,26 +89,32 @@ __device__ __forceinline__ accumulator_t<Op, T> grid_stride_fold_vec16(const T* 
   const std::size_t stride = harness::grid_threads();
 
   const harness::Vec16Split<T> split = harness::vec16_split(in, n);
-  const std::size_t head = split.head, nvec = split.count;
+  const std::size_t nvec = split.count;
   const V* __restrict__ vin = split.vectors;
 
+  // The first trip: vectors tid, tid + stride, ..., each loaded if it exists.
+  V v[kVectorLoads];
+#pragma unroll
+  for (int u = 0; u < kVectorLoads; ++u)
+    if (tid + u * stride < nvec) v[u] = __ldg(vin + tid + u * stride);  // kVectorLoads loads in flight
   Acc acc[kVectorLoads];
 #pragma unroll
-  for (int u = 0; u < kVectorLoads; ++u) acc[u] = Op::template identity<Acc>();
-  if (tid < head) acc[0] = op(acc[0], static_cast<Acc>(in[tid]));
+  for (int u = 0; u < kVectorLoads; ++u)
+    acc[u] = tid + u * stride < nvec ? fold_lanes<Acc>(v[u], op) : Op::template identity<Acc>();
 
-  std::size_t i = tid;
+  // The other trips: whole trips while they last, then one vector at a time.
+  std::size_t i = tid + kVectorLoads * stride;
   for (; i + (kVectorLoads - 1) * stride < nvec; i += kVectorLoads * stride) {
-    V v[kVectorLoads];
 #pragma unroll
-    for (int u = 0; u < kVectorLoads; ++u) v[u] = vin[i + u * stride];  // kVectorLoads loads in flight
+    for (int u = 0; u < kVectorLoads; ++u) v[u] = __ldg(vin + i + u * stride);
 #pragma unroll
     for (int u = 0; u < kVectorLoads; ++u) acc[u] = op(acc[u], fold_lanes<Acc>(v[u], op));
   }
-  for (; i < nvec; i += stride) acc[0] = op(acc[0], fold_lanes<Acc>(vin[i], op));
+  for (; i < nvec; i += stride) acc[0] = op(acc[0], fold_lanes<Acc>(__ldg(vin + i), op));
 
-  const std::size_t tail = split.tail;  // fewer than one vector's elements remain
-  if (tail + tid < n) acc[0] = op(acc[0], static_cast<Acc>(in[tail + tid]));
+  // The scalars before the first vector and after the last (fewer than one vector each).
+  if (tid < split.head) acc[0] = op(acc[0], static_cast<Acc>(__ldg(in + tid)));
+  if (split.tail + tid < n) acc[0] = op(acc[0], static_cast<Acc>(__ldg(in + split.tail + tid)));
 
   static_assert(kVectorLoads == 4, "the line below folds exactly four accumulators");
   return op(op(acc[0], acc[1]), op(acc[2], acc[3]));

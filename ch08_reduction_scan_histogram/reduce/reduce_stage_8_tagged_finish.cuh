@@ -23,9 +23,9 @@
 //!     only those whose tag is not yet this run's. Up to a wave of 8 x Block (4 x Block) blocks that
 //!     is about one round trip for all the slots, not one per slot. The finish is two accesses to
 //!     L2 one after the other (the ticket, the slots), where stage 7 has three;
-//!   - __launch_bounds__ with a minimum of blocks per SM (stage8_min_blocks): the registers that
-//!     hold the slots in flight would otherwise raise the kernel's count above stage 7's, and lower
-//!     its occupancy and the wave its grid grows to.
+//!   - __launch_bounds__ with a full SM's blocks (harness::full_sm_blocks, as stage 7): the registers
+//!     that hold the slots in flight would otherwise raise the kernel's count above 32 and lower its
+//!     occupancy and the wave its grid grows to.
 //! Everything else is stage 7's: stage 5's loop and block reduction, a grid of one 64-byte trip per
 //! thread up to one full wave, one block and no ticket when one block covers n, and without --block
 //! stage 7's block for n (reduce_stage_7_block: one block of up to 1024 threads while one trip
@@ -315,29 +315,6 @@ __device__ __forceinline__ void fold_tagged_in_last_block(A block_value, unsigne
   if (first_of_cycle) clear_slots_past_grid<A, Block>(slots, capacity);
 }
 
-//! The second argument of stage 8's __launch_bounds__: as many blocks of `block` threads as one SM
-//! of the architecture this compiler pass targets holds (__CUDA_ARCH__; resident threads and blocks
-//! per SM: 1024 and 16 on sm_75, 1536 and 16 on sm_86 and sm_87, 1536 and 24 on sm_89, sm_120 and
-//! sm_121, 2048 and 32 on the others and in the host pass; asked for more, ptxas warns and ignores
-//! the bound). It caps the registers at what a full SM allows (32 per thread where 2048 threads
-//! fit), stage 7's count at the default block, so that the finish's loads in flight do not lower
-//! the kernel's occupancy, and with it the wave that the grid grows to at large n.
-//! @param[in] block threads per block, a power of two 32..1024
-//! @return the minimum of resident blocks per SM to ask ptxas for
-//! Source: this tutorial; the table as scan stage 5's compiled_max_threads_per_sm, with the blocks.
-__host__ __device__ constexpr int stage8_min_blocks(int block) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-  const int threads = 1024, blocks = 16;
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870)
-  const int threads = 1536, blocks = 16;
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 890 || __CUDA_ARCH__ == 1200 || __CUDA_ARCH__ == 1210)
-  const int threads = 1536, blocks = 24;
-#else
-  const int threads = 2048, blocks = 32;
-#endif
-  return threads / block < blocks ? threads / block : blocks;
-}
-
 //! Stage 8: stage 7's fold and block reduction; with one block, the block's value is the result;
 //! with more, the tagged finish (fold_tagged_in_last_block).
 //! @tparam T input type: float, double or int
@@ -353,7 +330,7 @@ __host__ __device__ constexpr int stage8_min_blocks(int block) {
 //! Launch: at most kStage8MaxGrid blocks; two launches on one workspace must not run at once.
 //! Source: this tutorial (stage 7 with the tagged finish).
 template <class T, class Op, int Block>
-__global__ void __launch_bounds__(Block, stage8_min_blocks(Block))
+__global__ void __launch_bounds__(Block, harness::full_sm_blocks(Block))
     reduce_stage_8(const T* __restrict__ in, std::size_t n, unsigned long long* run_word,
                    TaggedSlots<accumulator_t<Op, T>> slots, unsigned capacity, accumulator_t<Op, T>* out, Op op) {
   using Acc = accumulator_t<Op, T>;

@@ -52,30 +52,6 @@
 
 namespace ch08 {
 
-//! Resident threads one SM holds on the architecture this compiler pass targets (__CUDA_ARCH__):
-//! 1024 on sm_75 (T4), 1536 on sm_86, sm_87, sm_89, sm_120 and sm_121 (RTX, Jetson Orin), 2048 on
-//! the others (sm_80, sm_90, sm_100, ...) and in the host pass. Only for capping
-//! __launch_bounds__, so that ptxas is never asked for more blocks than the SM can hold.
-__host__ __device__ constexpr int compiled_max_threads_per_sm() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
-  return 1024;
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || \
-                                 __CUDA_ARCH__ == 1200 || __CUDA_ARCH__ == 1210)
-  return 1536;
-#else
-  return 2048;
-#endif
-}
-
-//! The second argument of __launch_bounds__ for MinBlocks blocks of Block threads (0: none), at most
-//! what one SM of the architecture being compiled holds (compiled_max_threads_per_sm() / Block):
-//! asked for more, ptxas warns and ignores the bound. A stage-7 knob that asks for more than a GPU
-//! holds is refused on it before any launch (its device_rule), so the capped copy never runs.
-__host__ __device__ constexpr int launch_min_blocks(int block, int min_blocks) {
-  const int fit = compiled_max_threads_per_sm() / block;
-  return min_blocks <= fit ? min_blocks : (fit > 0 ? fit : 1);
-}
-
 //! Single-pass scan over warp-striped 16-byte vectors.
 //! @tparam T float, double or int
 //! @tparam Block threads per block (equal to blockDim.x), a power of two 32..1024
@@ -86,7 +62,7 @@ __host__ __device__ constexpr int launch_min_blocks(int block, int min_blocks) {
 //! @tparam MinBlocks the second argument of __launch_bounds__: 0 (the stages' default) sets no
 //!         minimum; k > 0 asks that k blocks fit on one SM at once, which caps the registers per
 //!         thread at about 65536 / (k * Block) (a stage-7 knob: fewer registers for more occupancy);
-//!         capped at what one SM of the target architecture holds (launch_min_blocks)
+//!         capped at what one SM of the target architecture holds (harness::launch_min_blocks)
 //! @param[in] in n elements
 //! @param[out] out n prefixes (must not overlap `in`)
 //! @param[in] n number of elements (> 0)
@@ -95,7 +71,7 @@ __host__ __device__ constexpr int launch_min_blocks(int block, int min_blocks) {
 //! @param[in] inclusive inclusive or exclusive prefixes
 //! Launch: exactly ceil(n / (Block * Vectors * 16 / sizeof(T))) blocks. Barriers: 3 per block.
 template <class T, int Block, int Vectors, bool Aligned, class Cache, class Spin = SpinWait, int MinBlocks = 0>
-__global__ void __launch_bounds__(Block, launch_min_blocks(Block, MinBlocks))
+__global__ void __launch_bounds__(Block, harness::launch_min_blocks(Block, MinBlocks))
     scan_single_pass_vec(const T* __restrict__ in, T* __restrict__ out, std::size_t n,
                          unsigned* tile_counter, TileStatus<T> status, bool inclusive) {
   constexpr int kVec = kVecItems<T>;

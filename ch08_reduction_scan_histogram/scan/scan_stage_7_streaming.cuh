@@ -60,7 +60,7 @@ inline constexpr int kStage7Occupancy75Threads = 1536;
 //! A form that asks for more resident threads per SM than a GPU holds (occ62 and occ75 on a T4,
 //! 1024) is refused there before any launch (device_rule), naming the form without the occupancy
 //! knob (`instead`); its kernel for such an architecture is compiled with the bound capped
-//! (launch_min_blocks), so that every architecture builds without warnings.
+//! (harness::launch_min_blocks), so that every architecture builds without warnings.
 //! @tparam Spin SpinWait (stage 7) or SpinBackoff
 //! @tparam MinThreadsPerSm 0 (stage 7), or the threads per SM the registers must allow
 //! @param tuning the form's --tuning name
