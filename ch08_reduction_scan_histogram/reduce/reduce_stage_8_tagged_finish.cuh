@@ -23,7 +23,7 @@
 //!     only those whose tag is not yet this run's. Up to a wave of 8 x Block (4 x Block) blocks that
 //!     is about one round trip for all the slots, not one per slot. The finish is two accesses to
 //!     L2 one after the other (the ticket, the slots), where stage 7 has three;
-//!   - __launch_bounds__ with a full SM's blocks (harness::full_sm_blocks, as stage 7): the registers
+//!   - __launch_bounds__ with a full SM's blocks (harness::full_sm_blocks): the registers
 //!     that hold the slots in flight would otherwise raise the kernel's count above 32 and lower its
 //!     occupancy and the wave its grid grows to.
 //! Everything else is stage 7's: stage 5's loop and block reduction, a grid of one 64-byte trip per
@@ -152,7 +152,7 @@ struct TaggedSlots<A, true> {
   using Word = Word128;  //!< one slot
   //! Slots whose loads one thread of the last block has in flight at once: 4 (16 registers, as the
   //! 64-bit form's 8: more would raise the kernel's registers, and so lower its occupancy and its
-  //! wave, for every block; the kernel's __launch_bounds__ holds them to stage 7's).
+  //! wave, for every block; the kernel's __launch_bounds__ holds them to 32 at block 256).
   static constexpr int kInFlight = 4;
   Word* words;  //!< one word per block, at 16-byte alignment
 

@@ -20,8 +20,8 @@
 // "float max (max.NaN)" PTX's max.NaN.f32 (one FMNMX.NAN).
 // Build (from the repository's root):
 //   nvcc -std=c++17 -O3 -arch=sm_90 --expt-relaxed-constexpr -I common -I common/reduce \
-//        -I ch08_reduction_scan_histogram/reduce docs/results/H100/loop_variants/loop_variants.cu -o loop_variants
-//   ./loop_variants 12 30
+//        -I ch08_reduction_scan_histogram/reduce docs/results/H100/loop_variants/loop_variants_loops.cu -o loop_variants_loops
+//   ./loop_variants_loops 12 30
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
 
