@@ -11,7 +11,7 @@
 //!   NaN the result is NaN, whatever the order, so a reduction over data that holds a NaN anywhere
 //!   returns NaN whatever its tree shape. -0.0 and +0.0 compare equal (either may come back).
 //!   Identities: -inf / +inf for float and double, INT_MIN / INT_MAX for int. An identity is
-//!   absorbed by every value (op(identity, x) == x, NaN included), so it can only appear as the
+//!   absorbed by every value (op(identity, x) == x; a NaN x gives a NaN), so it can only appear as the
 //!   answer of a non-empty input if it is the true answer (e.g. max over all -inf).
 //!
 //!   A float max or min that meets a NaN returns the canonical NaN (0x7fffffff) on every GPU and on
@@ -80,10 +80,11 @@ constexpr CH08_HD bool is_nan(A x) {
 CH08_HD float canonical_nan_f32() { return __builtin_bit_cast(float, 0x7fffffff); }
 
 //! Float max with NaN propagation. On sm_80 and later one instruction, max.NaN.f32 (FMNMX.NAN in the
-//! SASS), which returns the canonical NaN when either operand is NaN; the comparisons that write the
-//! same policy out compile to four dependent instructions (two FSETP tests, a third FSETP, an FSEL),
-//! and a fold is a chain of such operators. Elsewhere (sm_75, the host): those comparisons, with the
-//! canonical NaN. No CUDA math function or libcu++ call has this policy (fmaxf drops the NaN),
+//! SASS), which returns the canonical NaN when either operand is NaN. Written as comparisons the
+//! policy is a chain of three or four dependent instructions (NaN tests, a compare, selects), and a
+//! fold is a chain of such operators. Elsewhere (sm_75, the host): the comparisons, with the
+//! canonical NaN. The sign of a zero result may differ between the two paths (max.NaN orders -0.0
+//! below +0.0, the comparisons do not), which the policy above allows. No CUDA math function or libcu++ call has this policy (fmaxf drops the NaN),
 //! hence the one line of PTX. Source: PTX ISA, "max" (the .NaN qualifier, sm_80).
 CH08_HD float max_nan_f32(float a, float b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

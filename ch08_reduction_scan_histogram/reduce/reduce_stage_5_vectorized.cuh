@@ -68,8 +68,8 @@ __device__ __forceinline__ A fold_lanes(const V& v, Op op) {
 //! does before its first load is on the run's critical path: so the first trip is written out, each
 //! of its kVectorLoads loads guarded by its own index test, and comes before the head and tail,
 //! which only the first threads have. (Written as a plain loop with the head first, the first
-//! 16-byte load sat about 75 instructions into the kernel, after the head's load and the trip test
-//! in 64-bit arithmetic; here it is about 45: docs/results/H100/loop_variants/README.md.)
+//! 16-byte load came after the head's load and the trip test in 64-bit arithmetic; the chapter's
+//! README.md, "The first trip first", counts the instructions and times both.)
 //! Loads use __ldg, the read-only path (LDG.E.128.CONSTANT): stages 7 to 9 hold a fence and
 //! atomics, after which nvcc no longer takes that path on its own for a `const __restrict__` input.
 //! @tparam T input type: float, double or int
