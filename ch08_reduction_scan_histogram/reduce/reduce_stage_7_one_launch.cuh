@@ -57,8 +57,12 @@ namespace ch08 {
 //! @param[out] out one accumulator: the result (written, not accumulated: no zeroing)
 //! @param[in] op the operator
 //! Launch: at most 2^31 - 1 blocks; two launches on one workspace must not run at once.
+//! Registers: capped at a full SM's worth (harness::full_sm_blocks: 32 per thread where 2048 threads
+//! fit), as stage 8. Without the cap nvcc gives the float sum at block 256 40 registers (six resident
+//! blocks per SM instead of eight); with it the schedule of every instantiation changes, for better
+//! or worse by type (docs/results/H100/loop_variants/README.md, "Registers").
 template <class T, class Op, int Block>
-__global__ void __launch_bounds__(Block)
+__global__ void __launch_bounds__(Block, harness::full_sm_blocks(Block))
     reduce_stage_7(const T* __restrict__ in, std::size_t n, accumulator_t<Op, T>* partials, unsigned* tickets,
                    accumulator_t<Op, T>* out, Op op) {
   using Acc = accumulator_t<Op, T>;
