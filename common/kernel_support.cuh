@@ -36,9 +36,9 @@ void with_block_size(int block, F&& f) {
 //! Resident threads and blocks one SM holds on the architecture this compiler pass targets
 //! (__CUDA_ARCH__): 1024 threads and 16 blocks on sm_75 (T4); 1536 and 16 on sm_86, sm_87 and sm_88
 //! (RTX 30, Jetson Orin); 1536 and 24 on sm_89, sm_110, sm_120 and sm_121 (RTX 40 and 50, Thor);
-//! 2048 and 32 on the others
-//! (sm_80, sm_90, sm_100, ...) and in the host pass. Only for __launch_bounds__ (launch_min_blocks):
-//! ptxas is never asked for more blocks than the SM can hold, which it would warn about and ignore.
+//! 2048 and 32 on the others (sm_80, sm_90, sm_100, ...) and in the host pass. Only for
+//! __launch_bounds__ (launch_min_blocks): ptxas is never asked for more blocks than the SM can hold,
+//! which it would warn about and ignore.
 //! Source: CUDA C++ Programming Guide, "Compute Capabilities" (technical specifications table).
 struct CompiledSmLimits {
   int threads;  //!< resident threads per SM

@@ -84,8 +84,8 @@ CH08_HD float canonical_nan_f32() { return __builtin_bit_cast(float, 0x7fffffff)
 //! policy is a chain of three or four dependent instructions (NaN tests, a compare, selects), and a
 //! fold is a chain of such operators. Elsewhere (sm_75, the host): the comparisons, with the
 //! canonical NaN. The sign of a zero result may differ between the two paths (max.NaN orders -0.0
-//! below +0.0, the comparisons do not), which the policy above allows. No CUDA math function or libcu++ call has this policy (fmaxf drops the NaN),
-//! hence the one line of PTX. Source: PTX ISA, "max" (the .NaN qualifier, sm_80).
+//! below +0.0, the comparisons do not), which the policy above allows. No CUDA math function or
+//! libcu++ call has this policy (fmaxf drops the NaN), hence the one line of PTX. Source: PTX ISA, "max" (the .NaN qualifier, sm_80).
 CH08_HD float max_nan_f32(float a, float b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   float r;

@@ -4,24 +4,32 @@
 // Each cell's result is compared with CUB's on exact data (values -1, 0, 1 and one 5); a mismatch
 // prints WRONG. Timing: a CUDA graph of `runs` launches (100 up to 2^20, 10 up to 2^26, 3 above)
 // between two events, median of 11 samples after 2 warm-up replays, microseconds per launch.
-// Columns (thread fold, grid):
-//   plain        stage 5's loop as it was: scalar head first, whole trips, rest one at a time;
-//                plain loads; stage 7's grid (one 64-byte trip per thread, at most one wave)
-//   plain_ldg    the same with __ldg loads (LDG.E.128.CONSTANT)
-//   first_trip   the tree's grid_stride_fold_vec16: the first trip's loads first, each guarded;
-//                __ldg; size_t indices; stage 7's grid
-//   first_trip_cap  the same kernel with __launch_bounds__(256, 8): at most 32 registers, as stages 7 and 8
-//   first_trip32 the same loop with 32-bit indices (no cap)
-//   even1        contiguous share: block b folds tiles [b*T/G, (b+1)*T/G) of Block x 4 vectors,
-//                __ldg; grid min(tiles, one wave)
-//   even5_2p     CUB's structure: contiguous share on min(tiles, 5 waves) blocks, then a second
-//                kernel (reduce_second_pass) instead of the last-block finish
-// Rows "float max (comparisons)" use the max written as comparisons (four dependent instructions),
-// "float max (max.NaN)" PTX's max.NaN.f32 (one FMNMX.NAN).
-// Build (from the repository's root):
+// Two column sets, chosen by the third argument. `loops` (the default; its rows include the float
+// max written as comparisons, four dependent instructions, beside PTX's max.NaN.f32, one FMNMX.NAN):
+//   plain          stage 5's loop as it was: scalar head first, whole trips, rest one at a time;
+//                  plain loads; stage 7's grid (one 64-byte trip per thread, at most one wave)
+//   plain_ldg      the same with __ldg loads (LDG.E.128.CONSTANT)
+//   first_trip     the tree's grid_stride_fold_vec16: the first trip's loads first, each guarded;
+//                  __ldg; size_t indices; stage 7's grid
+//   first_trip_cap the same kernel with __launch_bounds__(256, 8): at most 32 registers, as stages 7
+//                  and 8
+//   first_trip32   the same loop with 32-bit indices (no cap)
+//   even1          contiguous share: block b folds tiles [b*T/G, (b+1)*T/G) of Block x 4 vectors,
+//                  __ldg; grid min(tiles, one wave)
+//   even5_2p       CUB's structure: contiguous share on min(tiles, 5 waves) blocks, then a second
+//                  kernel (reduce_second_pass) instead of the last-block finish
+// `grids` (no comparisons row; "wave": the blocks of 256 one SM holds at once x the SMs):
+//   plain, first_trip as above
+//   ft_2trips        first_trip on a grid of two trips per thread, at most one wave
+//   ft_5waves        first_trip, one trip per thread, at most five waves
+//   ft_2trips_5waves first_trip, two trips per thread, at most five waves
+//   even5            the contiguous shares on min(tiles, five waves) blocks, the last-block finish
+//   even5_2p         as above
+// Build and run (from the repository's root):
 //   nvcc -std=c++17 -O3 -arch=sm_90 --expt-relaxed-constexpr -I common -I common/reduce \
-//        -I ch08_reduction_scan_histogram/reduce docs/results/H100/loop_variants/loop_variants_loops.cu -o loop_variants_loops
-//   ./loop_variants_loops 12 30
+//        -I ch08_reduction_scan_histogram/reduce docs/results/H100/loop_variants/loop_variants.cu -o loop_variants
+//   ./loop_variants 12 30          (log2 of the smallest and largest n; the loops columns)
+//   ./loop_variants 12 30 grids    (the grids columns)
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
 
@@ -278,6 +286,7 @@ float time_graph(cudaStream_t s, int runs, F enqueue) {
 }
 
 static int g_sms = 0;
+static bool g_grids = false;  // the column set: loops (false) or grids
 
 template <class T, class Op, int F>
 std::size_t wave_of() {
@@ -334,15 +343,22 @@ void run_case(const char* name, void* buf, std::size_t n, cudaStream_t s, void* 
     if (!right) printf("WRONG %s %s n=%zu: %f vs %f\n", name, vname, n, (double)got, (double)ref);
   };
   go("plain", one_launch<T, Op, kPlain>, std::min(wave_of<T, Op, kPlain>(), trip_blocks));
-  go("plain_ldg", one_launch<T, Op, kPlainLdg>, std::min(wave_of<T, Op, kPlainLdg>(), trip_blocks));
-  go("first_trip", one_launch<T, Op, kFirstTrip>, std::min(wave_of<T, Op, kFirstTrip>(), trip_blocks));
-  {
+  if (!g_grids) {
+    go("plain_ldg", one_launch<T, Op, kPlainLdg>, std::min(wave_of<T, Op, kPlainLdg>(), trip_blocks));
+    go("first_trip", one_launch<T, Op, kFirstTrip>, std::min(wave_of<T, Op, kFirstTrip>(), trip_blocks));
     int per = 0;
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, one_launch_cap<T, Op, kFirstTrip>, B, 0));
     go("first_trip_cap", one_launch_cap<T, Op, kFirstTrip>, std::min(std::size_t(per) * g_sms, trip_blocks));
+    go("first_trip32", one_launch<T, Op, kFirstTrip32>, std::min(wave_of<T, Op, kFirstTrip32>(), trip_blocks));
+    go("even1", one_launch<T, Op, kEven>, std::min(wave_of<T, Op, kEven>(), trip_blocks));
+  } else {
+    const std::size_t wave = wave_of<T, Op, kFirstTrip>(), two_trips = std::max<std::size_t>(1, (trip_blocks + 1) / 2);
+    go("first_trip", one_launch<T, Op, kFirstTrip>, std::min(wave, trip_blocks));
+    go("ft_2trips", one_launch<T, Op, kFirstTrip>, std::min(wave, two_trips));
+    go("ft_5waves", one_launch<T, Op, kFirstTrip>, std::min(5 * wave, trip_blocks));
+    go("ft_2trips_5waves", one_launch<T, Op, kFirstTrip>, std::min(5 * wave, two_trips));
+    go("even5", one_launch<T, Op, kEven>, std::min(5 * wave_of<T, Op, kEven>(), trip_blocks));
   }
-  go("first_trip32", one_launch<T, Op, kFirstTrip32>, std::min(wave_of<T, Op, kFirstTrip32>(), trip_blocks));
-  go("even1", one_launch<T, Op, kEven>, std::min(wave_of<T, Op, kEven>(), trip_blocks));
   go("even5_2p", first_pass<T, Op, kEven>, std::min(5 * wave_of<T, Op, kEven>(), trip_blocks), true);
   int lg = 0;
   while ((std::size_t(1) << lg) < n) ++lg;
@@ -355,6 +371,7 @@ void run_case(const char* name, void* buf, std::size_t n, cudaStream_t s, void* 
 int main(int argc, char** argv) {
   CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, 0));
   const int lo = argc > 1 ? atoi(argv[1]) : 12, hi = argc > 2 ? atoi(argv[2]) : 30;
+  g_grids = argc > 3 && std::string(argv[3]) == "grids";
   const std::size_t maxn = std::size_t(1) << hi;
   void* buf;
   CK(cudaMalloc(&buf, maxn * 8));
@@ -368,9 +385,12 @@ int main(int argc, char** argv) {
   cudaStream_t s;
   CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   printf("Microseconds per launch (CUB's time / the column's time)\n\n");
-  printf("| case | n | CUB | read | plain | plain_ldg | first_trip | first_trip_cap | first_trip32 | even1 | even5_2p |\n");
+  if (!g_grids)
+    printf("| case | n | CUB | read | plain | plain_ldg | first_trip | first_trip_cap | first_trip32 | even1 | even5_2p |\n");
+  else
+    printf("| case | n | CUB | read | plain | first_trip | ft_2trips | ft_5waves | ft_2trips_5waves | even5 | even5_2p |\n");
   printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
-  for (int which = 0; which < 5; ++which) {
+  for (int which = g_grids ? 1 : 0; which < 5; ++which) {
     for (int lg = lo; lg <= hi; lg += 2) {
       const std::size_t n = std::size_t(1) << lg;
       std::size_t cb = 0;
