@@ -2,7 +2,8 @@
 // two-pass launch and its description; this file compiles them once for the ladder and the tests.
 // Stage 4's header also holds its atomic-finish contrast, handed out by reduce_stage_4_atomic_finish;
 // stage 6 (the binned sum, float and double sums only), stage 7 (one launch at every size), stage 8
-// (stage 7 with tagged partials, no fence), stage 9 (one thread block cluster, sm_90+) and CUB's
+// (stage 7 with tagged partials, no fence), stage 9 (one thread block cluster, sm_90+), stage 10 (stage 7 with CUB's even shares
+// over five waves) and CUB's
 // gpu_to_gpu sum (cub_gpu_to_gpu.cu, built where
 // CCCL 3.1 is given) join the ladder after stages 0 to 5.
 #include <stdexcept>
@@ -18,6 +19,7 @@
 #include "reduce_stage_7_one_launch.cuh"
 #include "reduce_stage_8_tagged_finish.cuh"
 #include "reduce_stage_9_cluster_finish.cuh"
+#include "reduce_stage_10_even_shares.cuh"
 #include "cub_gpu_to_gpu.hpp"
 
 namespace ch08 {
@@ -33,6 +35,7 @@ std::vector<harness::Stage<harness::Reduce>> ladder_reduce_stages() {
   stages.push_back(reduce_stage_7_stage());
   stages.push_back(reduce_stage_8_stage());
   stages.push_back(reduce_stage_9_stage());
+  stages.push_back(reduce_stage_10_stage());
   stages.push_back(cub_gpu_to_gpu_stage());
   return stages;
 }
@@ -55,5 +58,6 @@ harness::StageProgram<harness::Reduce> reduce_stage_6_program() { return reduce_
 harness::StageProgram<harness::Reduce> reduce_stage_7_program() { return reduce_stage_7_stage(); }
 harness::StageProgram<harness::Reduce> reduce_stage_8_program() { return reduce_stage_8_stage(); }
 harness::StageProgram<harness::Reduce> reduce_stage_9_program() { return reduce_stage_9_stage(); }
+harness::StageProgram<harness::Reduce> reduce_stage_10_program() { return reduce_stage_10_stage(); }
 
 }  // namespace ch08

@@ -5,7 +5,8 @@
 //! min, block sizes 32..1024, and finish with a one-block second pass (no atomics: deterministic
 //! run to run). Int sums are exact: accumulated in long long, output int64. Stage 6 sums float and
 //! double with the same bits on any block size, grid and GPU; stage 7 reduces in one launch (the
-//! last block folds the partials); stage 8 is stage 7 with tagged partials (no fence).
+//! last block folds the partials); stage 8 is stage 7 with tagged partials (no fence); stage 9 finishes in one
+//! thread block cluster; stage 10 is stage 7 with CUB's schedule (even shares over five waves).
 #pragma once
 #include <string>
 #include <vector>
@@ -22,12 +23,12 @@ std::vector<harness::Stage<harness::Reduce>> all_reduce_stages();
 
 //! What reduce_ladder_ch08 runs: all_reduce_stages, then stage 6 (the binned sum: the same bits for
 //! any block, grid and GPU; float and double sums only), stage 7 (one launch at every size), stage 8
-//! (stage 7 with tagged partials, no fence), stage 9 (one thread block cluster, sm_90 and newer) and
-//! CUB's gpu_to_gpu sum, the library's reproducible
+//! (stage 7 with tagged partials, no fence), stage 9 (one thread block cluster, sm_90 and newer), stage 10 (stage 7 with
+//! CUB's schedule: even shares of tiles over five waves) and CUB's gpu_to_gpu sum, the library's reproducible
 //! sum, where this build has CCCL 3.1 (else the ladder skips it with one line).
 std::vector<harness::Stage<harness::Reduce>> ladder_reduce_stages();
 
-//! The reduction stage called `name` ("reduce_stage_0" .. "reduce_stage_9", "cub_gpu_to_gpu").
+//! The reduction stage called `name` ("reduce_stage_0" .. "reduce_stage_10", "cub_gpu_to_gpu").
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Reduce> reduce_stage_named(const std::string& name);
 
@@ -58,5 +59,7 @@ harness::StageProgram<harness::Reduce> reduce_stage_7_program();
 harness::StageProgram<harness::Reduce> reduce_stage_8_program();
 //! The program reduce_stage_9: the stage of reduce_stage_9_cluster_finish.cuh (sm_90 and newer).
 harness::StageProgram<harness::Reduce> reduce_stage_9_program();
+//! The program reduce_stage_10: the stage of reduce_stage_10_even_shares.cuh.
+harness::StageProgram<harness::Reduce> reduce_stage_10_program();
 
 }  // namespace ch08

@@ -10,6 +10,7 @@
 // wrap-around, the slots its run of epoch 1 leaves (all 0), the run word it leaves after each run,
 // and stage 7's bits on the same grid. Stage 9 (one thread block cluster, sm_90+) gets the sweep,
 // every grid one cluster holds (and the refusal past it), one bit pattern over runs, and 2^31 + 1.
+// Stage 10 (stage 7 with CUB's even shares) gets stage 7's tests, with grids of more blocks than tiles.
 //
 // Past 2^31: the default run takes stages 1-5 at n = 2^31 + 1 on one input (a float sum of exact
 // data, block 256; stage 1 also at block 32), made once and shared by the stages. The exhaustive
@@ -71,6 +72,11 @@ const Stage<Reduce>& stage7() {
 
 const Stage<Reduce>& stage8() {
   static const Stage<Reduce> s = ch08::reduce_stage_named("reduce_stage_8");
+  return s;
+}
+
+const Stage<Reduce>& stage10() {
+  static const Stage<Reduce> s = ch08::reduce_stage_named("reduce_stage_10");
   return s;
 }
 
@@ -531,6 +537,84 @@ TEST_CASE("reduce_stage_9 at n = 2^31 + 1 (float sum and int max, exact data)", 
     Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), testing_support::kPast2e31, "exact", run_seed());
     INFO(dtype_name(type) << " " << op_name(op) << " n " << testing_support::kPast2e31);
     const Verification v = s.run_and_check(stage9(), s.args_for(stage9(), 256, 0));
+    INFO(v.message);
+    CHECK(v.ok);
+  }
+}
+
+// Stage 10, stage 7 with CUB's even shares over five waves (reduce_stage_10_even_shares.cuh): the
+// sweep; grids of one block, a few (many tiles per block), more blocks than tiles; the ticket left at
+// zero and one bit pattern over runs back to back; a workspace nobody zeroed refused; n = 2^31 + 1.
+TEST_CASE("reduce_stage_10: even shares over five waves", "[gpu][ch08][reduce_stage_10]") {
+  CHECK(sweep(stage10(), all_ops()) > 0);
+}
+
+TEST_CASE("reduce_stage_10 is right on any grid: one block, a few, more blocks than tiles",
+          "[gpu][ch08][reduce_stage_10]") {
+  for (DType type : {DType::f32, DType::i32, DType::f64}) {
+    for (Op op : {Op::sum, Op::min}) {
+      for (std::size_t n : {std::size_t{1}, std::size_t{4099}, (std::size_t{1} << 20) + 3, (std::size_t{1} << 24) + 5}) {
+        Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), n, "exact", run_seed());
+        for (std::size_t grid : {std::size_t{1}, std::size_t{3}, std::size_t{1000}, std::size_t{7000}}) {
+          INFO(dtype_name(type) << " " << op_name(op) << " n " << n << " grid " << grid);
+          const Verification v = s.run_and_check(stage10(), s.args_for(stage10(), 128, grid));
+          INFO(v.message);
+          CHECK(v.ok);
+          CHECK(v.kind == CheckKind::exact);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("reduce_stage_10 leaves its ticket counter zero: runs back to back, one bit pattern",
+          "[gpu][ch08][reduce_stage_10][determinism]") {
+  for (std::size_t n : {std::size_t{1000}, (std::size_t{1} << 22) + 7, (std::size_t{1} << 26) + 3}) {
+    Session<Reduce>& s = cached_session<Reduce>(DType::f32, op_config(Op::sum), n, "signed", run_seed());
+    for (std::size_t grid : {std::size_t{0}, std::size_t{7}}) {
+      const ReduceArgs a = s.args_for(stage10(), 256, grid);
+      s.poison_for(stage10());
+      std::set<std::vector<unsigned char>> patterns;
+      for (int run = 0; run < 10; ++run) {
+        run_stage(stage10(), a);
+        const Verification v = s.check_output(stage10(), a);
+        INFO("n " << n << " grid " << grid << " (" << grid_of(stage10(), a) << " blocks) run " << run << ": " << v.message);
+        REQUIRE(v.ok);
+        patterns.insert(s.last_output());
+      }
+      CHECK(patterns.size() == 1);
+      unsigned ticket = 1;
+      CUDA_CHECK(cudaMemcpy(&ticket, a.workspace, sizeof ticket, cudaMemcpyDeviceToHost));
+      CHECK(ticket == 0u);
+    }
+  }
+}
+
+TEST_CASE("reduce_stage_10 on a workspace nobody zeroed: no result taken from it",
+          "[gpu][ch08][reduce_stage_10][workspace]") {
+  Session<Reduce>& s = cached_session<Reduce>(DType::i32, op_config(Op::max), std::size_t{1} << 20, "exact", run_seed());
+  const ReduceArgs a = s.args_for(stage10(), 256, 0);
+  REQUIRE(grid_of(stage10(), a) > 1);
+  std::vector<std::uint32_t> junk(a.workspace_size / sizeof(std::uint32_t));
+  std::uint64_t x = run_seed();
+  for (std::uint32_t& w : junk) w = static_cast<std::uint32_t>((x = splitmix64(x)) >> 32);
+  for (std::uint32_t start : {junk[0] | 0x80000000u, 3u}) {
+    junk[0] = start;
+    s.poison();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    harness::copy_to_device(a.workspace, junk.data(), junk.size() * sizeof junk[0]);
+    run_stage(stage10(), a);
+    const Verification v = s.check_output(stage10(), a);
+    INFO("ticket counter " << start << " before the run: " << v.message);
+    CHECK_FALSE(v.ok);
+  }
+}
+
+TEST_CASE("reduce_stage_10 at n = 2^31 + 1 (float sum and int max, exact data)", "[gpu][ch08][reduce_stage_10][large]") {
+  for (auto [type, op] : {std::pair{DType::f32, Op::sum}, std::pair{DType::i32, Op::max}}) {
+    Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), testing_support::kPast2e31, "exact", run_seed());
+    INFO(dtype_name(type) << " " << op_name(op) << " n " << testing_support::kPast2e31);
+    const Verification v = s.run_and_check(stage10(), s.args_for(stage10(), 256, 0));
     INFO(v.message);
     CHECK(v.ok);
   }
