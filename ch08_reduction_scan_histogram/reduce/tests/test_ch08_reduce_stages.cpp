@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <set>
 #include <string>
@@ -124,6 +125,85 @@ void poison_output(const ReduceArgs& a) {
   CUDA_CHECK(cudaMemsetAsync(a.out, floating ? 0xFF : 0x80, acc_bytes_of(a), a.stream));
 }
 
+// A one-launch stage on grids of 1, 3, 1000 and 5000 blocks at block 128 (exact data: equality),
+// whatever its own grid would be: for each type, operator and n given.
+void check_any_grid(const Stage<Reduce>& st, std::initializer_list<DType> types, std::initializer_list<Op> ops,
+                    std::initializer_list<std::size_t> sizes) {
+  for (DType type : types) {
+    for (Op op : ops) {
+      for (std::size_t n : sizes) {
+        Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), n, "exact", run_seed());
+        for (std::size_t grid : {std::size_t{1}, std::size_t{3}, std::size_t{1000}, std::size_t{5000}}) {
+          INFO(st.name << ": " << dtype_name(type) << " " << op_name(op) << " n " << n << " grid " << grid);
+          const Verification v = s.run_and_check(st, s.args_for(st, 128, grid));
+          INFO(v.message);
+          CHECK(v.ok);
+          CHECK(v.kind == CheckKind::exact);
+        }
+      }
+    }
+  }
+}
+
+// The one-launch stages with stage 7's ticket (7 and 10): `runs` runs back to back on one workspace,
+// prepared once (poison_for zeroes the ticket), on the default grid and on 7 blocks, for each n of
+// `sizes`: each run right, all of one bit pattern, the counter zero at the end.
+void check_ticket_left_zero(const Stage<Reduce>& st, std::initializer_list<std::size_t> sizes, int runs) {
+  for (std::size_t n : sizes) {
+    Session<Reduce>& s = cached_session<Reduce>(DType::f32, op_config(Op::sum), n, "signed", run_seed());
+    for (std::size_t grid : {std::size_t{0}, std::size_t{7}}) {
+      const ReduceArgs a = s.args_for(st, 256, grid);
+      s.poison_for(st);
+      std::set<std::vector<unsigned char>> patterns;
+      for (int run = 0; run < runs; ++run) {
+        run_stage(st, a);
+        const Verification v = s.check_output(st, a);
+        INFO(st.name << " n " << n << " grid " << grid << " (" << grid_of(st, a) << " blocks) run " << run << ": "
+                     << v.message);
+        REQUIRE(v.ok);
+        patterns.insert(s.last_output());
+      }
+      CHECK(patterns.size() == 1);
+      unsigned ticket = 1;
+      CUDA_CHECK(cudaMemcpy(&ticket, a.workspace, sizeof ticket, cudaMemcpyDeviceToHost));
+      CHECK(ticket == 0u);
+    }
+  }
+}
+
+// The same stages on a workspace nobody zeroed (random bytes, 2^20 ints, max): a ticket counter past
+// the grid leaves no block the last, so the result stays poisoned; one below the grid makes a block
+// finish early. Either way check_output must fail the run.
+void check_unzeroed_workspace_refused(const Stage<Reduce>& st) {
+  Session<Reduce>& s = cached_session<Reduce>(DType::i32, op_config(Op::max), std::size_t{1} << 20, "exact", run_seed());
+  const ReduceArgs a = s.args_for(st, 256, 0);
+  REQUIRE(grid_of(st, a) > 1);
+  std::vector<std::uint32_t> junk(a.workspace_size / sizeof(std::uint32_t));
+  std::uint64_t x = run_seed();
+  for (std::uint32_t& w : junk) w = static_cast<std::uint32_t>((x = splitmix64(x)) >> 32);
+  for (std::uint32_t start : {junk[0] | 0x80000000u, 3u}) {
+    junk[0] = start;
+    s.poison();
+    CUDA_CHECK(cudaDeviceSynchronize());  // the poison ran on the session stream: done before the junk lands
+    harness::copy_to_device(a.workspace, junk.data(), junk.size() * sizeof junk[0]);
+    run_stage(st, a);
+    const Verification v = s.check_output(st, a);
+    INFO(st.name << ": ticket counter " << start << " before the run: " << v.message);
+    CHECK_FALSE(v.ok);
+  }
+}
+
+// The float sum and the int max of exact data at n = 2^31 + 1 (inputs shared by the stages).
+void check_past_2e31(const Stage<Reduce>& st) {
+  for (auto [type, op] : {std::pair{DType::f32, Op::sum}, std::pair{DType::i32, Op::max}}) {
+    Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), testing_support::kPast2e31, "exact", run_seed());
+    INFO(st.name << ": " << dtype_name(type) << " " << op_name(op) << " n " << testing_support::kPast2e31);
+    const Verification v = s.run_and_check(st, s.args_for(st, 256, 0));
+    INFO(v.message);
+    CHECK(v.ok);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("reduce_stage_0: one thread does it all", "[gpu][ch08][reduce_stage_0]") {
@@ -166,78 +246,21 @@ TEST_CASE("reduce_stage_7: one launch at every size", "[gpu][ch08][reduce_stage_
 }
 
 TEST_CASE("reduce_stage_7 is right on any grid: one block, a few, past a wave", "[gpu][ch08][reduce_stage_7]") {
-  for (DType type : {DType::f32, DType::i32}) {
-    for (Op op : {Op::sum, Op::max}) {
-      for (std::size_t n : {std::size_t{1}, std::size_t{4099}, (std::size_t{1} << 20) + 3}) {
-        Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), n, "exact", run_seed());
-        for (std::size_t grid : {std::size_t{1}, std::size_t{3}, std::size_t{1000}, std::size_t{5000}}) {
-          INFO(dtype_name(type) << " " << op_name(op) << " n " << n << " grid " << grid);
-          const Verification v = s.run_and_check(stage7(), s.args_for(stage7(), 128, grid));
-          INFO(v.message);
-          CHECK(v.ok);
-          CHECK(v.kind == CheckKind::exact);
-        }
-      }
-    }
-  }
+  check_any_grid(stage7(), {DType::f32, DType::i32}, {Op::sum, Op::max}, {std::size_t{1}, std::size_t{4099}, (std::size_t{1} << 20) + 3});
 }
 
 TEST_CASE("reduce_stage_7 leaves its ticket counter zero: runs back to back, one bit pattern",
           "[gpu][ch08][reduce_stage_7][determinism]") {
-  // The workspace is prepared once (poison_for zeroes the ticket); then 20 runs with no zeroing
-  // between them, on the default grid (one block at n = 1000) and on 7 blocks: each must be right,
-  // all of one bit pattern, and the counter zero at the end.
-  for (std::size_t n : {std::size_t{1000}, std::size_t{1} << 16, (std::size_t{1} << 22) + 7}) {
-    Session<Reduce>& s = cached_session<Reduce>(DType::f32, op_config(Op::sum), n, "signed", run_seed());
-    for (std::size_t grid : {std::size_t{0}, std::size_t{7}}) {
-      const ReduceArgs a = s.args_for(stage7(), 256, grid);
-      s.poison_for(stage7());
-      std::set<std::vector<unsigned char>> patterns;
-      for (int run = 0; run < 20; ++run) {
-        run_stage(stage7(), a);
-        const Verification v = s.check_output(stage7(), a);
-        INFO("n " << n << " grid " << grid << " (" << grid_of(stage7(), a) << " blocks) run " << run << ": " << v.message);
-        REQUIRE(v.ok);
-        patterns.insert(s.last_output());
-      }
-      CHECK(patterns.size() == 1);
-      unsigned ticket = 1;
-      CUDA_CHECK(cudaMemcpy(&ticket, a.workspace, sizeof ticket, cudaMemcpyDeviceToHost));
-      CHECK(ticket == 0u);
-    }
-  }
+  check_ticket_left_zero(stage7(), {std::size_t{1000}, std::size_t{1} << 16, (std::size_t{1} << 22) + 7}, 20);
 }
 
 TEST_CASE("reduce_stage_7 on a workspace nobody zeroed: no result taken from it",
           "[gpu][ch08][reduce_stage_7][workspace]") {
-  // A ticket counter past the grid (random bytes) leaves no block the last: the result stays
-  // poisoned; one below the grid makes a block finish early. Either way check_output fails the run.
-  Session<Reduce>& s = cached_session<Reduce>(DType::i32, op_config(Op::max), std::size_t{1} << 20, "exact", run_seed());
-  const ReduceArgs a = s.args_for(stage7(), 256, 0);
-  REQUIRE(grid_of(stage7(), a) > 1);
-  std::vector<std::uint32_t> junk(a.workspace_size / sizeof(std::uint32_t));
-  std::uint64_t x = run_seed();
-  for (std::uint32_t& w : junk) w = static_cast<std::uint32_t>((x = splitmix64(x)) >> 32);
-  for (std::uint32_t start : {junk[0] | 0x80000000u, 3u}) {
-    junk[0] = start;
-    s.poison();
-    CUDA_CHECK(cudaDeviceSynchronize());  // the poison ran on the session stream: done before the junk lands
-    harness::copy_to_device(a.workspace, junk.data(), junk.size() * sizeof junk[0]);
-    run_stage(stage7(), a);
-    const Verification v = s.check_output(stage7(), a);
-    INFO("ticket counter " << start << " before the run: " << v.message);
-    CHECK_FALSE(v.ok);
-  }
+  check_unzeroed_workspace_refused(stage7());
 }
 
 TEST_CASE("reduce_stage_7 at n = 2^31 + 1 (float sum and int max, exact data)", "[gpu][ch08][reduce_stage_7][large]") {
-  for (auto [type, op] : {std::pair{DType::f32, Op::sum}, std::pair{DType::i32, Op::max}}) {
-    Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), testing_support::kPast2e31, "exact", run_seed());
-    INFO(dtype_name(type) << " " << op_name(op) << " n " << testing_support::kPast2e31);
-    const Verification v = s.run_and_check(stage7(), s.args_for(stage7(), 256, 0));
-    INFO(v.message);
-    CHECK(v.ok);
-  }
+  check_past_2e31(stage7());
 }
 
 // Stage 8, stage 7 with tagged partials (reduce_stage_8_tagged_finish.cuh): stage 7's tests, then
@@ -466,13 +489,7 @@ TEST_CASE("reduce_stage_8 on a workspace nobody zeroed: no result taken from it,
 }
 
 TEST_CASE("reduce_stage_8 at n = 2^31 + 1 (float sum and int max, exact data)", "[gpu][ch08][reduce_stage_8][large]") {
-  for (auto [type, op] : {std::pair{DType::f32, Op::sum}, std::pair{DType::i32, Op::max}}) {
-    Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), testing_support::kPast2e31, "exact", run_seed());
-    INFO(dtype_name(type) << " " << op_name(op) << " n " << testing_support::kPast2e31);
-    const Verification v = s.run_and_check(stage8(), s.args_for(stage8(), 256, 0));
-    INFO(v.message);
-    CHECK(v.ok);
-  }
+  check_past_2e31(stage8());
 }
 
 // Stage 9, one thread block cluster (reduce_stage_9_cluster_finish.cuh): the sweep (every size, type,
@@ -533,13 +550,7 @@ TEST_CASE("reduce_stage_9 gives one bit pattern over 20 runs (2^18 floats, signe
 
 TEST_CASE("reduce_stage_9 at n = 2^31 + 1 (float sum and int max, exact data)", "[gpu][ch08][reduce_stage_9][large]") {
   if (!runs_here(stage9())) return;
-  for (auto [type, op] : {std::pair{DType::f32, Op::sum}, std::pair{DType::i32, Op::max}}) {
-    Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), testing_support::kPast2e31, "exact", run_seed());
-    INFO(dtype_name(type) << " " << op_name(op) << " n " << testing_support::kPast2e31);
-    const Verification v = s.run_and_check(stage9(), s.args_for(stage9(), 256, 0));
-    INFO(v.message);
-    CHECK(v.ok);
-  }
+  check_past_2e31(stage9());
 }
 
 // Stage 10, stage 7 with CUB's even shares over five waves (reduce_stage_10_even_shares.cuh): the
@@ -551,73 +562,22 @@ TEST_CASE("reduce_stage_10: even shares over five waves", "[gpu][ch08][reduce_st
 
 TEST_CASE("reduce_stage_10 is right on any grid: one block, a few, more blocks than tiles",
           "[gpu][ch08][reduce_stage_10]") {
-  for (DType type : {DType::f32, DType::i32, DType::f64}) {
-    for (Op op : {Op::sum, Op::min}) {
-      for (std::size_t n : {std::size_t{1}, std::size_t{4099}, (std::size_t{1} << 20) + 3, (std::size_t{1} << 24) + 5}) {
-        Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), n, "exact", run_seed());
-        for (std::size_t grid : {std::size_t{1}, std::size_t{3}, std::size_t{1000}, std::size_t{7000}}) {
-          INFO(dtype_name(type) << " " << op_name(op) << " n " << n << " grid " << grid);
-          const Verification v = s.run_and_check(stage10(), s.args_for(stage10(), 128, grid));
-          INFO(v.message);
-          CHECK(v.ok);
-          CHECK(v.kind == CheckKind::exact);
-        }
-      }
-    }
-  }
+  check_any_grid(stage10(), {DType::f32, DType::i32, DType::f64}, {Op::sum, Op::min},
+                 {std::size_t{1}, std::size_t{4099}, (std::size_t{1} << 20) + 3, (std::size_t{1} << 24) + 5});
 }
 
 TEST_CASE("reduce_stage_10 leaves its ticket counter zero: runs back to back, one bit pattern",
           "[gpu][ch08][reduce_stage_10][determinism]") {
-  for (std::size_t n : {std::size_t{1000}, (std::size_t{1} << 22) + 7, (std::size_t{1} << 26) + 3}) {
-    Session<Reduce>& s = cached_session<Reduce>(DType::f32, op_config(Op::sum), n, "signed", run_seed());
-    for (std::size_t grid : {std::size_t{0}, std::size_t{7}}) {
-      const ReduceArgs a = s.args_for(stage10(), 256, grid);
-      s.poison_for(stage10());
-      std::set<std::vector<unsigned char>> patterns;
-      for (int run = 0; run < 10; ++run) {
-        run_stage(stage10(), a);
-        const Verification v = s.check_output(stage10(), a);
-        INFO("n " << n << " grid " << grid << " (" << grid_of(stage10(), a) << " blocks) run " << run << ": " << v.message);
-        REQUIRE(v.ok);
-        patterns.insert(s.last_output());
-      }
-      CHECK(patterns.size() == 1);
-      unsigned ticket = 1;
-      CUDA_CHECK(cudaMemcpy(&ticket, a.workspace, sizeof ticket, cudaMemcpyDeviceToHost));
-      CHECK(ticket == 0u);
-    }
-  }
+  check_ticket_left_zero(stage10(), {std::size_t{1000}, (std::size_t{1} << 22) + 7, (std::size_t{1} << 26) + 3}, 10);
 }
 
 TEST_CASE("reduce_stage_10 on a workspace nobody zeroed: no result taken from it",
           "[gpu][ch08][reduce_stage_10][workspace]") {
-  Session<Reduce>& s = cached_session<Reduce>(DType::i32, op_config(Op::max), std::size_t{1} << 20, "exact", run_seed());
-  const ReduceArgs a = s.args_for(stage10(), 256, 0);
-  REQUIRE(grid_of(stage10(), a) > 1);
-  std::vector<std::uint32_t> junk(a.workspace_size / sizeof(std::uint32_t));
-  std::uint64_t x = run_seed();
-  for (std::uint32_t& w : junk) w = static_cast<std::uint32_t>((x = splitmix64(x)) >> 32);
-  for (std::uint32_t start : {junk[0] | 0x80000000u, 3u}) {
-    junk[0] = start;
-    s.poison();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    harness::copy_to_device(a.workspace, junk.data(), junk.size() * sizeof junk[0]);
-    run_stage(stage10(), a);
-    const Verification v = s.check_output(stage10(), a);
-    INFO("ticket counter " << start << " before the run: " << v.message);
-    CHECK_FALSE(v.ok);
-  }
+  check_unzeroed_workspace_refused(stage10());
 }
 
 TEST_CASE("reduce_stage_10 at n = 2^31 + 1 (float sum and int max, exact data)", "[gpu][ch08][reduce_stage_10][large]") {
-  for (auto [type, op] : {std::pair{DType::f32, Op::sum}, std::pair{DType::i32, Op::max}}) {
-    Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), testing_support::kPast2e31, "exact", run_seed());
-    INFO(dtype_name(type) << " " << op_name(op) << " n " << testing_support::kPast2e31);
-    const Verification v = s.run_and_check(stage10(), s.args_for(stage10(), 256, 0));
-    INFO(v.message);
-    CHECK(v.ok);
-  }
+  check_past_2e31(stage10());
 }
 
 TEST_CASE("stages 1-5 at n = 2^31 + 1 (float sum, exact data)", "[gpu][ch08][large]") {
