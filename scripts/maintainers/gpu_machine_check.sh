@@ -291,7 +291,7 @@ if want coverage; then
       cover reduce_ladder "coverage_reduce_ch07_${t}_sum" --type "$t" \
         --stages reduce_kernel_9,reduce_kernel_10,reduce_kernel_11,reduce_kernel_12,reduce_kernel_13
       for op in sum max min; do
-        cover reduce_ladder_ch08 "coverage_reduce_ch08_${t}_$op" --type "$t" --op "$op" --stages reduce_stage_4,reduce_stage_5,reduce_stage_7,reduce_stage_8
+        cover reduce_ladder_ch08 "coverage_reduce_ch08_${t}_$op" --type "$t" --op "$op" --stages reduce_stage_4,reduce_stage_5,reduce_stage_7,reduce_stage_8,reduce_stage_9,reduce_stage_10
       done
     fi
     if [[ $problems == *" scan "* ]]; then
