@@ -91,14 +91,22 @@ inline std::size_t reduce_stage_7_grid(const harness::ReduceArgs& a) {
       kStage7BytesPerThread);
 }
 
-//! Stage 7's block when --block is not given: harness::one_trip_block with one trip of
-//! kStage7BytesPerThread, so one block for the whole input while a block of up to 1024 threads covers
-//! it in one trip, else 256. One block has no partials and no ticket, and a block's barrier costs far
-//! less than the last-block finish, so at n between 256 and 1024 trips' worth of bytes one wide block
-//! beats several of 256.
+//! Inputs of at least this many bytes (2^24 floats) take stage 7's blocks of 1024 threads.
+inline constexpr std::size_t kStage7WideBlockBytes = std::size_t{1} << 26;
+
+//! Stage 7's block when --block is not given. Below kStage7WideBlockBytes, harness::one_trip_block
+//! with one trip of kStage7BytesPerThread: one block for the whole input while a block of up to 1024
+//! threads covers it in one trip, else 256. One block has no partials and no ticket, and a block's
+//! barrier costs far less than the last-block finish, so at n between 256 and 1024 trips' worth of
+//! bytes one wide block beats several of 256. From kStage7WideBlockBytes on, 1024: the same threads
+//! in a wave (two blocks per SM instead of eight), but each SM's threads read 16 KiB of each trip's
+//! span in one piece instead of eight pieces of 4 KiB (the block sweep in
+//! docs/results/H100/reduce_stage_7_blocks/ times both; the README of this folder, "Stage 10").
 //! @return threads per block: 256, 512 or 1024
 inline int reduce_stage_7_block(const harness::ReduceArgs& a, const harness::DeviceLimits&) {
-  return harness::one_trip_block(a.n * harness::dtype_size(a.type), kStage7BytesPerThread);
+  const std::size_t bytes = a.n * harness::dtype_size(a.type);
+  if (bytes >= kStage7WideBlockBytes) return 1024;
+  return harness::one_trip_block(bytes, kStage7BytesPerThread);
 }
 
 //! Stage 7's workspace on `grid` blocks: the ticket counter, then one partial per block.

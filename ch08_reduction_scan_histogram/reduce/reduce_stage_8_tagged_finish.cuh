@@ -29,7 +29,7 @@
 //! Everything else is stage 7's: stage 5's loop and block reduction, a grid of one 64-byte trip per
 //! thread up to one full wave, one block and no ticket when one block covers n, and without --block
 //! stage 7's block for n (reduce_stage_7_block: one block of up to 1024 threads while one trip
-//! covers n).
+//! covers n; 1024 from 2^26 bytes on).
 //!
 //! Why no fence (the memory model). Stage 7's last block learns from its ticket that every partial
 //! is there: the release of each block's ticket orders its partial before it. Stage 8's last block
