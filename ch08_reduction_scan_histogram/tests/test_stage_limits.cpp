@@ -205,7 +205,7 @@ TEST_CASE("every stage's defaults fit every reader's GPU", "[cpu][limits]") {
   CHECK(checks > 500);  // every stage and type was reached on six GPUs
 }
 
-TEST_CASE("blocks chosen by n: reduce stage 7 keeps one block up to 1024 threads, scan stage 9 spreads the input over the SMs", "[cpu][limits]") {
+TEST_CASE("blocks chosen by n: reduce stage 7 keeps one block up to 1024 threads (and takes 1024 from 64 MiB), scan stage 9 spreads the input over the SMs", "[cpu][limits]") {
   using harness::DType;
   harness::ReduceArgs r;
   r.type = DType::f32;
@@ -223,7 +223,10 @@ TEST_CASE("blocks chosen by n: reduce stage 7 keeps one block up to 1024 threads
   CHECK(reduce_block(std::size_t{1} << 14, DType::f64) == 256);      // 128 KiB: more than one block
   CHECK(reduce_block(std::size_t{1} << 13, DType::f64) == 1024);
   CHECK(reduce_block((std::size_t{1} << 14) + 1, DType::f32) == 256);
-  CHECK(reduce_block(std::size_t{1} << 30, DType::i32) == 256);
+  CHECK(reduce_block((std::size_t{1} << 24) - 1, DType::f32) == 256);  // just under 64 MiB
+  CHECK(reduce_block(std::size_t{1} << 24, DType::f32) == 1024);       // 64 MiB: blocks of 1024 from here
+  CHECK(reduce_block(std::size_t{1} << 23, DType::f64) == 1024);
+  CHECK(reduce_block(std::size_t{1} << 30, DType::i32) == 1024);
   harness::ScanArgs a;
   a.type = DType::f32;
   const harness::Stage<harness::Scan>& s9 = ch08::scan_stage_named("scan_stage_9");
