@@ -11,16 +11,19 @@
 //! them, and launches up to five waves' worth of blocks (its "subscription factor"), so that blocks
 //! start and end at different times across the run. Changed against stage 7:
 //!   - the thread's loop: tile by tile through the block's own share, kVectorLoads vectors Block apart
-//!     per tile (each warp reads 512 contiguous bytes per load, the block 16 KiB per tile), only the
-//!     last tile of the input guarded (even_share_fold);
+//!     per tile (each warp reads 512 contiguous bytes per load, the block Block x 64 bytes per tile:
+//!     16 KiB at block 256), only the last tile of the input guarded (even_share_fold);
 //!   - the grid: one block per tile, at most kStage10Waves waves of resident blocks
 //!     (reduce_stage_10_grid);
-//!   - the finish, the one-block case and the ticket are stage 7's (fold_in_last_block).
+//!   - the block: 256 without --block (CUB's for these reductions), where stage 7 takes 1024 from
+//!     64 MiB of input on;
+//!   - the finish, the one-block case, the ticket and the 32-register cap are stage 7's
+//!     (fold_in_last_block, harness::full_sm_blocks).
 //! Every n and any element-aligned address: the scalar head and tail as in stage 5. The fold order is
 //! fixed by n, the alignment, the block and the grid: the same bits on every run.
-//! What the profiler should show against stage 7 at 2^28 floats: the same bytes and instructions,
-//! more blocks (kStage10Waves x stage 7's), DRAM throughput closer to CUB's. Which stage to use at
-//! which size, with the timings beside CUB: README.md of this folder.
+//! What the profiler should show against stage 7 at the same --block and 2^28 floats: the same bytes,
+//! kStage10Waves times stage 7's blocks, DRAM throughput closer to CUB's. The experiment behind the
+//! stage and where it stands: README.md of this folder, "Stage 10".
 //! Source: CUB's DeviceReduce (GridEvenShare and the subscription factor of its dispatch, CCCL
 //! `cub/grid/grid_even_share.cuh`), written here in the tutorial's terms; stage 7 for the rest.
 #pragma once
@@ -33,6 +36,7 @@
 #include "barrier_policy.cuh"
 #include "block_folds.cuh"
 #include "device_info.hpp"
+#include "kernel_support.cuh"
 #include "last_block_fold.cuh"
 #include "reduce_ops.cuh"
 #include "reduce_problem.hpp"
@@ -112,8 +116,9 @@ __device__ __forceinline__ accumulator_t<Op, T> even_share_fold(const T* __restr
 //! @param[in] op the operator
 //! Launch: at most 2^31 - 1 blocks (more blocks than tiles leave some with nothing to read); two
 //! launches on one workspace must not run at once.
+//! Registers: capped at a full SM's worth (harness::full_sm_blocks), as stage 7.
 template <class T, class Op, int Block>
-__global__ void __launch_bounds__(Block)
+__global__ void __launch_bounds__(Block, harness::full_sm_blocks(Block))
     reduce_stage_10(const T* __restrict__ in, std::size_t n, accumulator_t<Op, T>* partials, unsigned* tickets,
                     accumulator_t<Op, T>* out, Op op) {
   using Acc = accumulator_t<Op, T>;

@@ -12,7 +12,7 @@
 //!     and takes the tickets back off the counter, so that no zeroing launch is needed either;
 //!   - one block when it is enough: its value is the result, written directly, with no partial and
 //!     no ticket; without --block the block widens up to 1024 threads to keep one block while one
-//!     trip of 1024 threads covers n (reduce_stage_7_block);
+//!     trip of 1024 threads covers n, and is 1024 again from 64 MiB of input (reduce_stage_7_block);
 //!   - a grid sized to n: one block per Block x 64 bytes of input (one trip of stage 5's loop per
 //!     thread: kVectorLoads 16-byte loads), growing with n only up to one full wave of resident
 //!     blocks. At small n every load of the run is in flight at once (a thread with less than a whole

@@ -187,33 +187,37 @@ TEST_CASE("every stage repeats its bits (float sum, 2^22 + 7 elements, 5 runs)",
   }
 }
 
-TEST_CASE("stage 5 handles inputs that do not start on a 16-byte boundary",
-          "[gpu][ch08][reduce_stage_5][alignment]") {
+TEST_CASE("stages 5, 7 and 10 handle inputs that do not start on a 16-byte boundary",
+          "[gpu][ch08][reduce_stage_5][reduce_stage_7][reduce_stage_10][alignment]") {
   // The same exact values, read from offsets of 0 to 3 elements (0 to 1 for double) past a 16-byte
   // boundary: the scalar head, the vectors and the scalar tail must together read each element once.
-  const Stage<Reduce> st = ch08::reduce_stage_named("reduce_stage_5");
-  for (DType type : {DType::f32, DType::f64, DType::i32}) {
-    const std::size_t esize = dtype_size(type);
-    for (Op op : {Op::sum, Op::max, Op::min}) {
-      Reduce::Config config;
-      config.op = op;
-      for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{1000},
-                            (std::size_t{1} << 20) + 3}) {
-        const std::size_t lead = 16 / esize - 1;  // the largest misalignment, in elements
-        const std::vector<unsigned char> host =
-            Reduce::generate(type, config, n + lead, "exact", testing_support::run_seed());
-        DeviceBuffer dev(host.size());
-        CUDA_CHECK(cudaMemcpy(dev.data(), host.data(), dev.bytes(), cudaMemcpyHostToDevice));
-        for (std::size_t offset = 0; offset <= lead; ++offset) {
-          INFO(dtype_name(type) << " " << op_name(op) << " n " << n << " offset " << offset << " elements");
-          std::vector<unsigned char> part(host.begin() + offset * esize, host.begin() + (offset + n) * esize);
-          Session<Reduce> s(type, config, part, n, /*exact_data=*/true, nullptr);
-          for (std::size_t grid : {std::size_t{0}, std::size_t{3}}) {
-            ReduceArgs a = s.args_for(st, 256, grid);
-            a.in = static_cast<const unsigned char*>(dev.data()) + offset * esize;  // misaligned by `offset`
-            const Verification v = s.run_and_check(st, a);
-            INFO("grid " << grid << ": " << v.message);
-            CHECK(v.ok);
+  // Stage 5's loop (also stage 7's) and stage 10's tiles, each on its own grid and on 3 blocks.
+  for (const char* name : {"reduce_stage_5", "reduce_stage_7", "reduce_stage_10"}) {
+    const Stage<Reduce> st = ch08::reduce_stage_named(name);
+    for (DType type : {DType::f32, DType::f64, DType::i32}) {
+      const std::size_t esize = dtype_size(type);
+      for (Op op : {Op::sum, Op::max, Op::min}) {
+        Reduce::Config config;
+        config.op = op;
+        for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{1000},
+                              (std::size_t{1} << 20) + 3}) {
+          const std::size_t lead = 16 / esize - 1;  // the largest misalignment, in elements
+          const std::vector<unsigned char> host =
+              Reduce::generate(type, config, n + lead, "exact", testing_support::run_seed());
+          DeviceBuffer dev(host.size());
+          CUDA_CHECK(cudaMemcpy(dev.data(), host.data(), dev.bytes(), cudaMemcpyHostToDevice));
+          for (std::size_t offset = 0; offset <= lead; ++offset) {
+            INFO(name << ": " << dtype_name(type) << " " << op_name(op) << " n " << n << " offset " << offset
+                      << " elements");
+            std::vector<unsigned char> part(host.begin() + offset * esize, host.begin() + (offset + n) * esize);
+            Session<Reduce> s(type, config, part, n, /*exact_data=*/true, nullptr);
+            for (std::size_t grid : {std::size_t{0}, std::size_t{3}}) {
+              ReduceArgs a = s.args_for(st, 256, grid);
+              a.in = static_cast<const unsigned char*>(dev.data()) + offset * esize;  // misaligned by `offset`
+              const Verification v = s.run_and_check(st, a);
+              INFO("grid " << grid << ": " << v.message);
+              CHECK(v.ok);
+            }
           }
         }
       }
