@@ -4,22 +4,47 @@
 //! value in a fixed order and writes the result, then takes the grid's tickets back off the counter
 //! so that the next launch finds it at zero. Chapter 7's last_block_finish.cuh is the same finish
 //! for sums (stages 11 and 12); reduce_kernel_11_single_pass.cuh explains why the ticket, an
-//! acquire-release read-modify-write, makes every partial visible to the last block.
+//! acquire-release read-modify-write, makes every partial visible to the last block. On the host side,
+//! the workspace it needs (the ticket counter, then the partials) and the summation depth it adds, for
+//! every stage that finishes with it (7 and 10).
 #pragma once
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <cstddef>
 
 #include "barrier_policy.cuh"
 #include "block_folds.cuh"
 #include "reduce_ops.cuh"
+#include "reduce_problem.hpp"
+#include "reduce_second_pass.cuh"
 
 namespace ch08 {
 
 //! Bytes at the start of stage 7's workspace that hold the ticket counter (16, so that the partials
 //! after it are aligned for every accumulator type).
 inline constexpr std::size_t kTicketBytes = 16;
+
+//! Bytes of the workspace of a last-block finish on `grid` blocks (stages 7 and 10): the ticket
+//! counter (kTicketBytes), then one partial per block.
+inline std::size_t ticket_workspace_bytes(const harness::ReduceArgs& a, std::size_t grid) {
+  return kTicketBytes + partials_bytes(a, grid);
+}
+
+//! The partials of a last-block finish in a's workspace: the accumulators after the ticket counter
+//! (the counter itself is a.scratch<unsigned>()).
+//! @tparam A accumulator type
+template <class A>
+A* ticket_partials(const harness::ReduceArgs& a) {
+  return reinterpret_cast<A*>(a.scratch<unsigned char>() + kTicketBytes);
+}
+
+//! Summation depth the last-block finish adds on `grid` blocks: each thread of the last block folds
+//! ceil(grid / Block) partials, then the block's tree.
+inline double last_block_depth(const harness::ReduceArgs& a, std::size_t grid) {
+  return harness::reduce_depth(std::ceil(static_cast<double>(grid) / a.block), a.block, 0);
+}
 
 //! The last-block fold: thread 0 of each block stores `block_value` to partials[blockIdx.x] and
 //! takes a ticket (fetch_add(1), acquire-release, device scope); the block that draws ticket

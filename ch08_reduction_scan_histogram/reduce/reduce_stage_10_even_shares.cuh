@@ -155,7 +155,7 @@ inline std::size_t reduce_stage_10_grid(const harness::ReduceArgs& a) {
 
 //! Stage 10's workspace: the ticket counter, then one partial per block.
 inline std::size_t reduce_stage_10_workspace(const harness::ReduceArgs& a) {
-  return kTicketBytes + partials_bytes(a, reduce_stage_10_grid(a));
+  return ticket_workspace_bytes(a, reduce_stage_10_grid(a));
 }
 
 //! Launches stage 10 on a.stream: one launch of reduce_stage_10 on reduce_stage_10_grid(a) blocks, the
@@ -171,7 +171,7 @@ inline void launch_reduce_stage_10(const harness::ReduceArgs& a) {
     using Acc = accumulator_t<Op, T>;
     constexpr int B = decltype(block)::value;
     unsigned* tickets = a.scratch<unsigned>();
-    Acc* partials = reinterpret_cast<Acc*>(a.scratch<unsigned char>() + kTicketBytes);
+    Acc* partials = ticket_partials<Acc>(a);
     reduce_stage_10<T, Op, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, partials, tickets, a.output<Acc>(), op);
   });
 }
@@ -183,8 +183,7 @@ inline double reduce_stage_10_depth(const harness::ReduceArgs& a) {
   const std::size_t grid = reduce_stage_10_grid(a);
   const double per_block = std::ceil(static_cast<double>(reduce_stage_10_tiles(a)) / static_cast<double>(grid));
   const double per_thread = per_block + 2 + 2 + 2;  // tiles, a vector's lanes, four accumulators, head and tail
-  const double last = std::ceil(static_cast<double>(grid) / a.block);
-  return harness::reduce_depth(per_thread, a.block, 0) + harness::reduce_depth(last, a.block, 0);
+  return harness::reduce_depth(per_thread, a.block, 0) + last_block_depth(a, grid);
 }
 
 //! Stage 10 as the harness runs it: the program `reduce_stage_10`, the ladder and the tests.

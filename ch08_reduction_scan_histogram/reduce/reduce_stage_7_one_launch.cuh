@@ -31,7 +31,6 @@
 #pragma once
 #include <cuda_runtime.h>
 
-#include <cmath>
 #include <cstddef>
 
 #include "barrier_policy.cuh"
@@ -111,7 +110,7 @@ inline int reduce_stage_7_block(const harness::ReduceArgs& a, const harness::Dev
 
 //! Stage 7's workspace on `grid` blocks: the ticket counter, then one partial per block.
 inline std::size_t reduce_stage_7_workspace(const harness::ReduceArgs& a) {
-  return kTicketBytes + partials_bytes(a, reduce_stage_7_grid(a));
+  return ticket_workspace_bytes(a, reduce_stage_7_grid(a));
 }
 
 //! Launches stage 7 on a.stream: one launch of reduce_stage_7 on reduce_stage_7_grid(a) blocks, the
@@ -128,7 +127,7 @@ inline void launch_reduce_stage_7(const harness::ReduceArgs& a) {
     using Acc = accumulator_t<Op, T>;
     constexpr int B = decltype(block)::value;
     unsigned* tickets = a.scratch<unsigned>();
-    Acc* partials = reinterpret_cast<Acc*>(a.scratch<unsigned char>() + kTicketBytes);
+    Acc* partials = ticket_partials<Acc>(a);
     reduce_stage_7<T, Op, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, partials, tickets, a.output<Acc>(), op);
   });
 }
@@ -137,8 +136,7 @@ inline void launch_reduce_stage_7(const harness::ReduceArgs& a) {
 //! Block) partials per thread and its tree.
 inline double reduce_stage_7_depth(const harness::ReduceArgs& a) {
   const std::size_t grid = reduce_stage_7_grid(a);
-  const double last = std::ceil(static_cast<double>(grid) / a.block);
-  return harness::reduce_depth(reduce_stage_5_per_thread(a, grid), a.block, 0) + harness::reduce_depth(last, a.block, 0);
+  return harness::reduce_depth(reduce_stage_5_per_thread(a, grid), a.block, 0) + last_block_depth(a, grid);
 }
 
 //! Stage 7 as the harness runs it: the program `reduce_stage_7`, the ladder and the tests.
