@@ -4,9 +4,8 @@
 //! run of whole tiles (an even share), and the grid holds several waves of resident blocks instead
 //! of one.
 //!
-//! From about 2^24 elements stage 7 reads at the speed its loop allows, yet on some H100s CUB's
-//! DeviceReduce stays a little ahead (README.md of this folder has the figures). Stage 7 runs one
-//! wave of blocks, each thread striding over the whole
+//! The stage asks whether CUB's schedule is what a large reduction needs to keep up with CUB. Stage 7
+//! runs one wave of blocks, each thread striding over the whole
 //! input in grid-sized steps; CUB splits the input into tiles, gives each block a contiguous run of
 //! them, and launches up to five waves' worth of blocks (its "subscription factor"), so that blocks
 //! start and end at different times across the run. Changed against stage 7:
@@ -21,9 +20,9 @@
 //!     (fold_in_last_block, harness::full_sm_blocks).
 //! Every n and any element-aligned address: the scalar head and tail as in stage 5. The fold order is
 //! fixed by n, the alignment, the block and the grid: the same bits on every run.
-//! What the profiler should show against stage 7 at the same --block and 2^28 floats: the same bytes,
-//! kStage10Waves times stage 7's blocks, DRAM throughput closer to CUB's. The experiment behind the
-//! stage and where it stands: README.md of this folder, "Stage 10".
+//! What to compare in the profiler against stage 7 at 2^28 floats: the bytes read, the blocks, the
+//! DRAM throughput. The experiment behind the stage, what it measures against stage 7 and CUB, and
+//! why the size rule does not name it: README.md of this folder, "Stage 10".
 //! Source: CUB's DeviceReduce (GridEvenShare and the subscription factor of its dispatch, CCCL
 //! `cub/grid/grid_even_share.cuh`), written here in the tutorial's terms; stage 7 for the rest.
 #pragma once

@@ -100,7 +100,7 @@ inline constexpr std::size_t kStage7WideBlockBytes = std::size_t{1} << 26;
 //! bytes one wide block beats several of 256. From kStage7WideBlockBytes on, 1024: the same threads
 //! in a wave (two blocks per SM instead of eight), but each SM's threads read 16 KiB of each trip's
 //! span in one piece instead of eight pieces of 4 KiB (the block sweep in
-//! docs/results/H100/reduce_stage_7_blocks/ times both; the README of this folder, "Stage 10").
+//! docs/results/H100/reduce_stage_7_blocks/ times both; the README of this folder, "Stage 7").
 //! @return threads per block: 256, 512 or 1024
 inline int reduce_stage_7_block(const harness::ReduceArgs& a, const harness::DeviceLimits&) {
   const std::size_t bytes = a.n * harness::dtype_size(a.type);
