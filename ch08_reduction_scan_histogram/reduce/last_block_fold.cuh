@@ -5,8 +5,8 @@
 //! so that the next launch finds it at zero. Chapter 7's last_block_finish.cuh is the same finish
 //! for sums (stages 11 and 12); reduce_kernel_11_single_pass.cuh explains why the ticket, an
 //! acquire-release read-modify-write, makes every partial visible to the last block. On the host side,
-//! the workspace it needs (the ticket counter, then the partials) and the summation depth it adds, for
-//! every stage that finishes with it (7 and 10).
+//! the workspace it needs (the ticket counter, then the partials, stages 7 and 10) and the summation
+//! depth it adds (stages 7, 8 and 10).
 #pragma once
 #include <cuda/atomic>
 #include <cuda_runtime.h>
@@ -41,7 +41,7 @@ A* ticket_partials(const harness::ReduceArgs& a) {
 }
 
 //! Summation depth the last-block finish adds on `grid` blocks: each thread of the last block folds
-//! ceil(grid / Block) partials, then the block's tree.
+//! ceil(grid / Block) partials, then the block's tree (also stage 8's finish over its tagged slots).
 inline double last_block_depth(const harness::ReduceArgs& a, std::size_t grid) {
   return harness::reduce_depth(std::ceil(static_cast<double>(grid) / a.block), a.block, 0);
 }

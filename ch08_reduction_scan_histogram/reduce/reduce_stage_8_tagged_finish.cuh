@@ -80,7 +80,6 @@
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -402,9 +401,7 @@ inline void launch_reduce_stage_8(const harness::ReduceArgs& a) {
 //! ceil(grid / Block) slots per thread and its tree).
 inline double reduce_stage_8_depth(const harness::ReduceArgs& a) {
   const std::size_t grid = reduce_stage_8_grid(a);
-  const double last = std::ceil(static_cast<double>(grid) / a.block);
-  return harness::reduce_depth(reduce_stage_5_per_thread(a, grid), a.block, 0) +
-         harness::reduce_depth(last, a.block, 0);
+  return harness::reduce_depth(reduce_stage_5_per_thread(a, grid), a.block, 0) + last_block_depth(a, grid);
 }
 
 //! Stage 8 as the harness runs it: the program `reduce_stage_8`, the ladder and the tests.
