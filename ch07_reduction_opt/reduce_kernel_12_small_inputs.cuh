@@ -60,7 +60,7 @@ namespace ch07 {
 template <class T, int Block>
 __global__ void __launch_bounds__(Block)
     reduce_kernel_12(const T* __restrict__ data, std::size_t n, T* partials, unsigned* retired, T* result) {
-  const T sum = block_sum_one_barrier<T, Block>(thread_sum_vectorized(data, n));
+  const T sum = block_sum_one_barrier<T, Block>(thread_sum_vectorized<kUnroll, true>(data, n));
   if (gridDim.x == 1) {  // the whole input in one block: its sum is the result
     if (threadIdx.x == 0) *result = sum;
     return;

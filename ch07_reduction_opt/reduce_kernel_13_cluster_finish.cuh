@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(Block) reduce_kernel_13(const T* __restrict__ 
   __shared__ T block_sums[kMaxClusterBlocks];  // block 0's copy collects the cluster's block sums
 
   __cluster_barrier_arrive_relaxed();  // "this block is running": no memory ordering needed yet
-  const T sum = block_sum_one_barrier<T, Block>(thread_sum_vectorized(data, n));
+  const T sum = block_sum_one_barrier<T, Block>(thread_sum_vectorized<kUnroll, true>(data, n));
   __cluster_barrier_wait();  // every block of the cluster has started: its shared memory exists
 
   if (threadIdx.x == 0) *cluster.map_shared_rank(&block_sums[cluster.block_rank()], 0) = sum;

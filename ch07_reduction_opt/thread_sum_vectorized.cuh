@@ -23,7 +23,7 @@ namespace ch07 {
 //! @param[in] data n elements, aligned to sizeof(T)
 //! @param[in] n number of elements
 //! @return this thread's partial sum (order fixed by the grid, so reproducible)
-template <int Unroll = kUnroll, class T>
+template <int Unroll = kUnroll, bool FirstTripFirst = false, class T>
 __device__ __forceinline__ T thread_sum_vectorized(const T* __restrict__ data, std::size_t n) {
   using V = typename Vec16<T>::type;
   constexpr std::size_t kPerVec = sizeof(V) / sizeof(T);
@@ -38,11 +38,24 @@ __device__ __forceinline__ T thread_sum_vectorized(const T* __restrict__ data, s
 
   static_assert(Unroll >= 1, "at least one load per loop trip");
   T acc[Unroll];
-#pragma unroll
-  for (int u = 0; u < Unroll; ++u) acc[u] = T(0);
-  if (tid < head) acc[0] += data[tid];
-
   std::size_t i = tid;
+  if constexpr (FirstTripFirst) {
+    // Stages 12 and 13: the first trip's loads go out before anything else the thread does, each
+    // where its vector exists (at small n a thread makes one trip or none: chapter 8's
+    // grid_stride_fold_vec16 and its page measure it); the head and tail come last.
+    V v[Unroll];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u)
+      if (tid + u * stride < nvec) v[u] = vdata[tid + u * stride];
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) acc[u] = tid + u * stride < nvec ? Vec16<T>::sum(v[u]) : T(0);
+    i = tid + Unroll * stride;
+  } else {
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) acc[u] = T(0);
+    if (tid < head) acc[0] += data[tid];
+  }
+
   for (; i + (Unroll - 1) * stride < nvec; i += Unroll * stride) {
     V v[Unroll];
 #pragma unroll
@@ -55,6 +68,8 @@ __device__ __forceinline__ T thread_sum_vectorized(const T* __restrict__ data, s
   if constexpr (Unroll > 1)
     for (; i < nvec; i += stride) acc[0] += Vec16<T>::sum(vdata[i]);
 
+  if constexpr (FirstTripFirst)
+    if (tid < head) acc[0] += data[tid];
   const std::size_t tail = head + nvec * kPerVec;  // fewer than kPerVec elements remain
   if (tail + tid < n) acc[0] += data[tail + tid];
 
