@@ -75,14 +75,15 @@ __global__ void __launch_bounds__(Block)
 inline constexpr std::size_t kStage12BytesPerThread = kUnroll * 16;
 
 //! Stage 12's grid: the user's --grid if given, else one block per Block x kStage12BytesPerThread
-//! bytes of input, at most one full wave of resident blocks of its kernel (occupancy_grid_for).
+//! bytes of input (twice that from harness::kTwoTripBytes on: harness::one_launch_bytes_per_thread),
+//! at most one full wave of resident blocks of its kernel (occupancy_grid_for).
 inline std::size_t reduce_kernel_12_grid(const harness::ReduceArgs& a) {
   return occupancy_grid_for(
       a,
       [](auto t, auto block) {
         return reinterpret_cast<const void*>(&reduce_kernel_12<decltype(t), decltype(block)::value>);
       },
-      kStage12BytesPerThread);
+      harness::one_launch_bytes_per_thread(a.n * harness::dtype_size(a.type), kStage12BytesPerThread));
 }
 
 //! Stage 12's block when --block is not given: harness::one_trip_block with one trip of

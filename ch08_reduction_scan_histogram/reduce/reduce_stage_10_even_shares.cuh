@@ -16,8 +16,9 @@
 //!     (reduce_stage_10_grid);
 //!   - the block: 256 without --block (CUB's for these reductions), where stage 7 takes 1024 from
 //!     64 MiB of input on;
-//!   - the finish, the one-block case, the ticket and the 32-register cap are stage 7's
-//!     (fold_in_last_block, harness::full_sm_blocks).
+//!   - the finish, the one-block case and the ticket are stage 7's (fold_in_last_block); stage 7's
+//!     32-register cap is not: it makes eight blocks of 256 fit an SM in stage 7's one wave, and five
+//!     waves do not need it (README.md of this folder, "Stage 10", times stage 10 with it and without).
 //! Every n and any element-aligned address: the scalar head and tail as in stage 5. The fold order is
 //! fixed by n, the alignment, the block and the grid: the same bits on every run.
 //! What to compare in the profiler against stage 7 at 2^28 floats: the bytes read, the blocks, the
@@ -115,9 +116,9 @@ __device__ __forceinline__ accumulator_t<Op, T> even_share_fold(const T* __restr
 //! @param[in] op the operator
 //! Launch: at most 2^31 - 1 blocks (more blocks than tiles leave some with nothing to read); two
 //! launches on one workspace must not run at once.
-//! Registers: capped at a full SM's worth (harness::full_sm_blocks), as stage 7.
+//! Registers: as nvcc allocates them (no minimum of resident blocks, unlike stage 7).
 template <class T, class Op, int Block>
-__global__ void __launch_bounds__(Block, harness::full_sm_blocks(Block))
+__global__ void __launch_bounds__(Block)
     reduce_stage_10(const T* __restrict__ in, std::size_t n, accumulator_t<Op, T>* partials, unsigned* tickets,
                     accumulator_t<Op, T>* out, Op op) {
   using Acc = accumulator_t<Op, T>;

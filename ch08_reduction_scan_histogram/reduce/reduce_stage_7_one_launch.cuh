@@ -14,7 +14,8 @@
 //!     no ticket; without --block the block widens up to 1024 threads to keep one block while one
 //!     trip of 1024 threads covers n, and is 1024 again from 64 MiB of input (reduce_stage_7_block);
 //!   - a grid sized to n: one block per Block x 64 bytes of input (one trip of stage 5's loop per
-//!     thread: kVectorLoads 16-byte loads), growing with n only up to one full wave of resident
+//!     thread: kVectorLoads 16-byte loads; two trips from 4 MiB of input on, which halves the blocks
+//!     and the finish's partials and tickets), growing with n only up to one full wave of resident
 //!     blocks. At small n every load of the run is in flight at once (a thread with less than a whole
 //!     trip reads its vectors one at a time, in the loop's second part); at large n the grid is
 //!     stage 5's.
@@ -80,14 +81,15 @@ __global__ void __launch_bounds__(Block, harness::full_sm_blocks(Block))
 inline constexpr std::size_t kStage7BytesPerThread = kVectorLoads * 16;
 
 //! Stage 7's grid: the user's --grid if given, else one block per Block x 64 bytes of input (one trip
-//! of the loop per thread), at most one full wave of resident blocks (resident_grid_for).
+//! of the loop per thread; two trips, Block x 128 bytes, from harness::kTwoTripBytes of input on:
+//! harness::one_launch_bytes_per_thread), at most one full wave of resident blocks (resident_grid_for).
 inline std::size_t reduce_stage_7_grid(const harness::ReduceArgs& a) {
   return resident_grid_for(
       a,
       [](auto t, auto op, auto block) {
         return reinterpret_cast<const void*>(&reduce_stage_7<decltype(t), decltype(op), decltype(block)::value>);
       },
-      kStage7BytesPerThread);
+      harness::one_launch_bytes_per_thread(a.n * harness::dtype_size(a.type), kStage7BytesPerThread));
 }
 
 //! Inputs of at least this many bytes (2^24 floats) take stage 7's blocks of 1024 threads.

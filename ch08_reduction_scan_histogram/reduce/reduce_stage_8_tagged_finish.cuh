@@ -348,14 +348,15 @@ __global__ void __launch_bounds__(Block, harness::full_sm_blocks(Block))
 // ---- How stage 8 is launched -----------------------------------------------------------------
 
 //! Stage 8's grid: the user's --grid if given, else stage 7's rule for stage 8's kernel: one block
-//! per Block x 64 bytes of input, at most one full wave of resident blocks (resident_grid_for).
+//! per Block x 64 bytes of input (Block x 128 from harness::kTwoTripBytes on), at most one full wave of
+//! resident blocks (resident_grid_for).
 inline std::size_t reduce_stage_8_grid(const harness::ReduceArgs& a) {
   return resident_grid_for(
       a,
       [](auto t, auto op, auto block) {
         return reinterpret_cast<const void*>(&reduce_stage_8<decltype(t), decltype(op), decltype(block)::value>);
       },
-      kStage7BytesPerThread);
+      harness::one_launch_bytes_per_thread(a.n * harness::dtype_size(a.type), kStage7BytesPerThread));
 }
 
 //! Stage 8's workspace on `grid` blocks, in bytes: the run word (kStage8SlotsOffset bytes), then one

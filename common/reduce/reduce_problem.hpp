@@ -159,6 +159,25 @@ constexpr int one_trip_block(std::size_t bytes, std::size_t bytes_per_thread) {
   return 256;
 }
 
+//! Inputs of at least this many bytes (2^20 floats) give each thread of a one-launch reduction two
+//! trips of its loop before the grid grows with n (one_launch_bytes_per_thread).
+inline constexpr std::size_t kTwoTripBytes = std::size_t{1} << 22;
+
+//! Bytes one thread of a one-launch reduction (chapter 7's stage 12, chapter 8's stages 7 and 8)
+//! reads before its grid grows with n: one trip of `trip_bytes` below kTwoTripBytes of input, two
+//! from there. Two trips per thread halve the blocks, and with them the partials the last block folds
+//! and the tickets taken on one counter, while each thread's loads of a trip still go out together.
+//! Where the grid already is a full wave of resident blocks, the wave decides and this rule changes
+//! nothing.
+//! @param[in] bytes the input's size in bytes
+//! @param[in] trip_bytes bytes one thread reads in one trip of its loop (> 0)
+//! @return bytes of input per thread before the grid grows: trip_bytes or 2 x trip_bytes
+//! Source: this tutorial; the grids it was chosen from (one and two trips per thread, 2^18 to 2^23
+//! elements) are in docs/results/H100/stage7_trips/.
+constexpr std::size_t one_launch_bytes_per_thread(std::size_t bytes, std::size_t trip_bytes) {
+  return bytes < kTwoTripBytes ? trip_bytes : 2 * trip_bytes;
+}
+
 //! The grid of a reduction whose whole grid is one thread block cluster (chapter 7's stage 13, chapter
 //! 8's stage 9): the user's --grid if given, at most `capacity`; else one block per a.block 16-byte
 //! vectors of input (one load per thread), at least 1 and at most `capacity`.
