@@ -299,8 +299,9 @@ TEST_CASE("reduce_stage_8 is right on any grid: one block, a few, past a wave, t
 }
 
 TEST_CASE("reduce_stage_8 across one block and one wave (exact data, block 256)", "[gpu][ch08][reduce_stage_8]") {
-  // One block covers Block x 64 bytes; the grid grows by one block per 64-byte trip of every thread
-  // up to one full wave of this GPU (grid_of at a large n), and stays there.
+  // One block covers Block x 64 bytes; the grid grows by one block per trip of every thread (64 bytes
+  // below harness::kTwoTripBytes of input, two trips, 128 bytes, from there) up to one full wave of
+  // this GPU (grid_of at a large n), and stays there.
   for (DType type : {DType::f32, DType::f64, DType::i32}) {
     for (Op op : {Op::sum, Op::min}) {
       ReduceArgs probe;
@@ -309,9 +310,12 @@ TEST_CASE("reduce_stage_8 across one block and one wave (exact data, block 256)"
       probe.block = 256;
       probe.n = std::size_t{1} << 28;
       const std::size_t wave = grid_of(stage8(), probe);
-      const std::size_t per_block = 256 * 64 / dtype_size(type);
-      for (std::size_t n : {per_block - 1, per_block, per_block + 1, wave * per_block - 1, wave * per_block,
-                            wave * per_block + 1}) {
+      const std::size_t per_block = 256 * 64 / dtype_size(type);             // one trip per thread
+      const std::size_t two_trips_from = harness::kTwoTripBytes / dtype_size(type);  // the first n with two
+      for (std::size_t n : {per_block - 1, per_block, per_block + 1, two_trips_from - 1, two_trips_from,
+                            two_trips_from + 1, 2 * wave * per_block - 1, 2 * wave * per_block,
+                            2 * wave * per_block + 1}) {
+        const std::size_t n_per_block = n < two_trips_from ? per_block : 2 * per_block;
         Session<Reduce>& s = cached_session<Reduce>(type, op_config(op), n, "exact", run_seed());
         const ReduceArgs a = s.args_for(stage8(), 256, 0);
         INFO(dtype_name(type) << " " << op_name(op) << " n " << n << " (" << grid_of(stage8(), a) << " blocks, wave "
@@ -319,7 +323,7 @@ TEST_CASE("reduce_stage_8 across one block and one wave (exact data, block 256)"
         const Verification v = s.run_and_check(stage8(), a);
         INFO(v.message);
         CHECK(v.ok);
-        CHECK(grid_of(stage8(), a) == std::min(wave, (n + per_block - 1) / per_block));
+        CHECK(grid_of(stage8(), a) == std::min(wave, (n + n_per_block - 1) / n_per_block));
       }
     }
   }
