@@ -188,7 +188,8 @@ TEST_CASE("a size takes the stage of the nearest measured size, on a log scale",
   CHECK(rule_stage_name(ch07_reduce_rule(), DType::f32, "sum", 1000) == "reduce_kernel_12");
   CHECK(rule_stage_name(ch07_reduce_rule(), DType::f32, "sum", std::size_t{1} << 16) == "reduce_kernel_13");
   CHECK(rule_stage_name(ch07_reduce_rule(), DType::f64, "sum", std::size_t{1} << 14) == "reduce_kernel_13");
-  CHECK(rule_stage_name(ch07_reduce_rule(), DType::f32, "sum", std::size_t{1} << 22) == "reduce_kernel_9");
+  CHECK(rule_stage_name(ch07_reduce_rule(), DType::f32, "sum", std::size_t{1} << 22) == "reduce_kernel_10");
+  CHECK(rule_stage_name(ch07_reduce_rule(), DType::f32, "sum", std::size_t{1} << 24) == "reduce_kernel_9");
   CHECK(rule_stage_name(ch08_reduce_rule(), DType::i32, "min", 0) == "reduce_stage_7");
   // A case without a ladder of its own borrows a row, and the report says so.
   CHECK_FALSE(rule_measured(histogram_rule(), DType::i32, "one-bin"));
