@@ -1,6 +1,7 @@
 //! @file reduce_kernel_12_small_inputs.cuh
 //! @brief Stage 12 (past the article): for small inputs, where the launches and not the bytes
-//! decide: one launch per run and nothing else, and a grid sized so that each thread makes one trip.
+//! decide: one launch per run and nothing else, and a grid sized so that each thread makes one trip
+//! (two from 4 MiB of input on).
 //!
 //! Below about 2^20 elements a run of stages 9 to 11 takes a few microseconds whatever n: the bytes
 //! do not decide it. small_inputs.md sets those times (the small-input ladder) beside what one
@@ -17,7 +18,11 @@
 //!   - a grid sized for latency: each thread reads one trip of kUnroll 16-byte loads (64 bytes: 16
 //!     floats) and the grid grows with n only up to one full wave of resident blocks (stage 11's
 //!     rule, with that smaller share per thread), so at small n every load of the run is in flight at
-//!     once and no thread waits for a second trip;
+//!     once and no thread waits for a second trip; from 4 MiB of input each thread reads two trips
+//!     (harness::one_launch_bytes_per_thread), half the blocks and half the partials to fold;
+//!   - the first trip first: each thread issues its first trip's loads before the scalar head and
+//!     the loop's bookkeeping (thread_sum_vectorized<kUnroll, true>), since at small n that trip is
+//!     all it reads;
 //!   - a block chosen by n (reduce_kernel_12_block): one block of up to 1024 threads while one trip
 //!     per thread covers the input (up to 16 Ki floats), else 256 threads, whose blocks spread the
 //!     input over four times as many SMs as blocks of 1024 would.
@@ -70,8 +75,8 @@ __global__ void __launch_bounds__(Block)
 
 // ---- How stage 12 is launched ----------------------------------------------------------------
 
-//! Bytes a thread of stage 12 reads before the grid stops growing with n: one trip of
-//! thread_sum_vectorized, kUnroll 16-byte loads.
+//! Bytes of one trip of thread_sum_vectorized (kUnroll 16-byte loads): what a thread of stage 12
+//! reads before the grid grows with n below harness::kTwoTripBytes of input (twice that from there).
 inline constexpr std::size_t kStage12BytesPerThread = kUnroll * 16;
 
 //! Stage 12's grid: the user's --grid if given, else one block per Block x kStage12BytesPerThread
@@ -120,8 +125,8 @@ inline harness::Stage<harness::Reduce> reduce_kernel_12_stage() {
   s.name = "reduce_kernel_12";
   s.label = "one launch for small inputs";
   s.change = "no zeroing launch (the last block resets the ticket), one block and no ticket when one block covers n, "
-             "a grid of one 64-byte trip per thread up to one wave; one block of up to 1024 threads while it covers n, "
-             "else 256";
+             "a grid of one 64-byte trip per thread (two from 4 MiB) up to one wave, the first trip issued first; one "
+             "block of up to 1024 threads while it covers n, else 256";
   s.source = "this tutorial (past the article); CUDA samples threadFenceReduction (self-resetting retirement count)";
   s.grid_stride = true;
   s.deterministic = true;

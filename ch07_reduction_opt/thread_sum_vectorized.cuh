@@ -1,6 +1,7 @@
 //! @file thread_sum_vectorized.cuh
 //! @brief A thread's share of a grid-stride sum with 16-byte loads, Unroll of them in flight, and a
-//! scalar head and tail: the accumulation of stages 9a (Unroll = 1) and 9b to 11 (Unroll = kUnroll).
+//! scalar head and tail: the accumulation of stages 9a (Unroll = 1), 9b to 11 (Unroll = kUnroll) and
+//! 12 and 13 (Unroll = kUnroll, the first trip first).
 #pragma once
 #include <cuda_runtime.h>
 
@@ -18,7 +19,12 @@ namespace ch07 {
 //! time: Unroll loads issued before any is used, into Unroll independent accumulators. Every element
 //! is read exactly once by exactly one thread, for any n and any address aligned to sizeof(T).
 //! @tparam Unroll 16-byte loads in flight per thread per loop trip, and accumulators: 1 (stage 9a:
-//!         each trip's add waits for its one load) or kUnroll (stages 9b to 11)
+//!         each trip's add waits for its one load) or kUnroll (stages 9b to 13)
+//! @tparam FirstTripFirst false (stages 9a to 11): the head, then the loop. true (stages 12 and 13):
+//!         the first trip's Unroll loads go out before anything else, each behind its own index
+//!         test, and the head is read last (the same elements; the head joins accumulator 0 last,
+//!         so a float sum's bits may differ from the plain loop's, each run the same). At small n a thread makes one trip or none, so what it does before its first
+//!         load is on the run's critical path (chapter 8's reduction page, "The first trip first").
 //! @tparam T float, double or int
 //! @param[in] data n elements, aligned to sizeof(T)
 //! @param[in] n number of elements

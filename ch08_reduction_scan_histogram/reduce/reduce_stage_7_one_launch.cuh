@@ -77,7 +77,8 @@ __global__ void __launch_bounds__(Block, harness::full_sm_blocks(Block))
 
 // ---- How stage 7 is launched -----------------------------------------------------------------
 
-//! Bytes a thread of stage 7 reads before the grid grows with n: one trip of stage 5's loop.
+//! Bytes of one trip of stage 5's loop: what a thread of stage 7 reads before the grid grows with n
+//! below harness::kTwoTripBytes of input (twice that from there: harness::one_launch_bytes_per_thread).
 inline constexpr std::size_t kStage7BytesPerThread = kVectorLoads * 16;
 
 //! Stage 7's grid: the user's --grid if given, else one block per Block x 64 bytes of input (one trip
@@ -146,7 +147,7 @@ inline harness::Stage<harness::Reduce> reduce_stage_7_stage() {
   harness::Stage<harness::Reduce> s = harness::stage_of_card<harness::Reduce>(
       {"reduce_stage_7", "one launch at every size",
        "no second pass: the last block to finish folds the partials and resets its ticket; one block and no "
-       "ticket when one block covers n; a grid of one 64-byte trip per thread, up to one wave",
+       "ticket when one block covers n; a grid of one 64-byte trip per thread (two from 4 MiB), up to one wave",
        "chapter 8, past section 8.6: chapter 7's stage 12 with chapter 8's operators"});
   s.caps = two_pass_caps();
   s.deterministic = true;

@@ -27,7 +27,7 @@
 //!     that hold the slots in flight would otherwise raise the kernel's count above 32 and lower its
 //!     occupancy and the wave its grid grows to.
 //! Everything else is stage 7's: stage 5's loop and block reduction, a grid of one 64-byte trip per
-//! thread up to one full wave, one block and no ticket when one block covers n, and without --block
+//! thread (two from 4 MiB of input) up to one full wave, one block and no ticket when one block covers n, and without --block
 //! stage 7's block for n (reduce_stage_7_block: one block of up to 1024 threads while one trip
 //! covers n; 1024 from 2^26 bytes on).
 //!
