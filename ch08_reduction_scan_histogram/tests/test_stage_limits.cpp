@@ -205,6 +205,19 @@ TEST_CASE("every stage's defaults fit every reader's GPU", "[cpu][limits]") {
   CHECK(checks > 500);  // every stage and type was reached on six GPUs
 }
 
+TEST_CASE("bytes per thread of the one-launch reductions: one trip below 4 MiB of input, two from there", "[cpu][limits]") {
+  // harness::one_launch_bytes_per_thread, the rule of chapter 8's stages 7 and 8 and chapter 7's stage
+  // 12 (their grid: one block per Block x this many bytes, up to one wave). 64 bytes is one trip of
+  // four 16-byte loads.
+  CHECK(harness::kTwoTripBytes == (std::size_t{1} << 22));
+  CHECK(harness::one_launch_bytes_per_thread(0, 64) == 64);
+  CHECK(harness::one_launch_bytes_per_thread(std::size_t{1} << 20, 64) == 64);        // 2^18 floats: one trip
+  CHECK(harness::one_launch_bytes_per_thread((std::size_t{1} << 22) - 1, 64) == 64);
+  CHECK(harness::one_launch_bytes_per_thread(std::size_t{1} << 22, 64) == 128);       // 2^20 floats: two
+  CHECK(harness::one_launch_bytes_per_thread(std::size_t{1} << 36, 64) == 128);
+  CHECK(harness::one_launch_bytes_per_thread(std::size_t{1} << 22, 16) == 32);        // twice the trip given
+}
+
 TEST_CASE("blocks chosen by n: reduce stage 7 keeps one block up to 1024 threads (and takes 1024 from 64 MiB), scan stage 9 spreads the input over the SMs", "[cpu][limits]") {
   using harness::DType;
   harness::ReduceArgs r;
