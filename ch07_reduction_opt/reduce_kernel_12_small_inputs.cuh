@@ -88,7 +88,7 @@ inline std::size_t reduce_kernel_12_grid(const harness::ReduceArgs& a) {
       [](auto t, auto block) {
         return reinterpret_cast<const void*>(&reduce_kernel_12<decltype(t), decltype(block)::value>);
       },
-      harness::one_launch_bytes_per_thread(a.n * harness::dtype_size(a.type), kStage12BytesPerThread));
+      harness::one_launch_bytes_per_thread(a, kStage12BytesPerThread));
 }
 
 //! Stage 12's block when --block is not given: harness::one_trip_block with one trip of

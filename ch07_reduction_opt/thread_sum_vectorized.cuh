@@ -23,8 +23,9 @@ namespace ch07 {
 //! @tparam FirstTripFirst false (stages 9a to 11): the head, then the loop. true (stages 12 and 13):
 //!         the first trip's Unroll loads go out before anything else, each behind its own index
 //!         test, and the head is read last (the same elements; the head joins accumulator 0 last,
-//!         so a float sum's bits may differ from the plain loop's, each run the same). At small n a thread makes one trip or none, so what it does before its first
-//!         load is on the run's critical path (chapter 8's reduction page, "The first trip first").
+//!         so a float sum's bits may differ from the plain loop's, each run the same). At small n a
+//!         thread makes one trip or none, so what it does before its first load is on the run's
+//!         critical path (chapter 8's reduction page, "The first trip first").
 //! @tparam T float, double or int
 //! @param[in] data n elements, aligned to sizeof(T)
 //! @param[in] n number of elements

@@ -90,7 +90,7 @@ inline std::size_t reduce_stage_7_grid(const harness::ReduceArgs& a) {
       [](auto t, auto op, auto block) {
         return reinterpret_cast<const void*>(&reduce_stage_7<decltype(t), decltype(op), decltype(block)::value>);
       },
-      harness::one_launch_bytes_per_thread(a.n * harness::dtype_size(a.type), kStage7BytesPerThread));
+      harness::one_launch_bytes_per_thread(a, kStage7BytesPerThread));
 }
 
 //! Inputs of at least this many bytes (2^24 floats) take stage 7's blocks of 1024 threads.

@@ -27,9 +27,9 @@
 //!     that hold the slots in flight would otherwise raise the kernel's count above 32 and lower its
 //!     occupancy and the wave its grid grows to.
 //! Everything else is stage 7's: stage 5's loop and block reduction, a grid of one 64-byte trip per
-//! thread (two from 4 MiB of input) up to one full wave, one block and no ticket when one block covers n, and without --block
-//! stage 7's block for n (reduce_stage_7_block: one block of up to 1024 threads while one trip
-//! covers n; 1024 from 2^26 bytes on).
+//! thread (two from 4 MiB of input) up to one full wave, one block and no ticket when one block
+//! covers n, and without --block stage 7's block for n (reduce_stage_7_block: one block of up to
+//! 1024 threads while one trip covers n; 1024 from 2^26 bytes on).
 //!
 //! Why no fence (the memory model). Stage 7's last block learns from its ticket that every partial
 //! is there: the release of each block's ticket orders its partial before it. Stage 8's last block
@@ -356,7 +356,7 @@ inline std::size_t reduce_stage_8_grid(const harness::ReduceArgs& a) {
       [](auto t, auto op, auto block) {
         return reinterpret_cast<const void*>(&reduce_stage_8<decltype(t), decltype(op), decltype(block)::value>);
       },
-      harness::one_launch_bytes_per_thread(a.n * harness::dtype_size(a.type), kStage7BytesPerThread));
+      harness::one_launch_bytes_per_thread(a, kStage7BytesPerThread));
 }
 
 //! Stage 8's workspace on `grid` blocks, in bytes: the run word (kStage8SlotsOffset bytes), then one

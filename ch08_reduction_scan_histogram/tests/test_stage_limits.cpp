@@ -216,6 +216,13 @@ TEST_CASE("bytes per thread of the one-launch reductions: one trip below 4 MiB o
   CHECK(harness::one_launch_bytes_per_thread(std::size_t{1} << 22, 64) == 128);       // 2^20 floats: two
   CHECK(harness::one_launch_bytes_per_thread(std::size_t{1} << 36, 64) == 128);
   CHECK(harness::one_launch_bytes_per_thread(std::size_t{1} << 22, 16) == 32);        // twice the trip given
+  harness::ReduceArgs a;  // the overload the stages call: bytes from n and the type
+  a.n = std::size_t{1} << 20;
+  a.type = harness::DType::f32;
+  CHECK(harness::one_launch_bytes_per_thread(a, 64) == 128);  // 4 MiB of floats
+  a.type = harness::DType::f64;
+  a.n = (std::size_t{1} << 19) - 1;
+  CHECK(harness::one_launch_bytes_per_thread(a, 64) == 64);   // 8 bytes short of 4 MiB of doubles
 }
 
 TEST_CASE("blocks chosen by n: reduce stage 7 keeps one block up to 1024 threads (and takes 1024 from 64 MiB), scan stage 9 spreads the input over the SMs", "[cpu][limits]") {

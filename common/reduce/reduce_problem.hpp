@@ -178,6 +178,12 @@ constexpr std::size_t one_launch_bytes_per_thread(std::size_t bytes, std::size_t
   return bytes < kTwoTripBytes ? trip_bytes : 2 * trip_bytes;
 }
 
+//! one_launch_bytes_per_thread for the input of `a` (a.n elements of a.type): what the grids of
+//! chapter 7's stage 12 and chapter 8's stages 7 and 8 pass to their resident-grid rule.
+inline std::size_t one_launch_bytes_per_thread(const ReduceArgs& a, std::size_t trip_bytes) {
+  return one_launch_bytes_per_thread(a.n * dtype_size(a.type), trip_bytes);
+}
+
 //! The grid of a reduction whose whole grid is one thread block cluster (chapter 7's stage 13, chapter
 //! 8's stage 9): the user's --grid if given, at most `capacity`; else one block per a.block 16-byte
 //! vectors of input (one load per thread), at least 1 and at most `capacity`.
