@@ -6,6 +6,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <type_traits>
@@ -101,6 +102,30 @@ TEST_CASE("NaN policy: NaN propagates through max and min from either side", "[c
   CHECK(std::isnan(Min{}(1.0, dn)));
   // Unlike std::fmax, which drops the NaN:
   CHECK_FALSE(std::isnan(std::fmax(kNaN, 1.0f)));
+}
+
+TEST_CASE("double max and min return the NaN operand, a's when both are NaN, else the extreme",
+          "[cpu][ch08][ops][nan]") {
+  // Two NaNs with different payloads, so that which operand came back shows in the bits.
+  const auto bits = [](double d) {
+    std::uint64_t u;
+    std::memcpy(&u, &d, sizeof u);
+    return u;
+  };
+  const double nan1 = std::numeric_limits<double>::quiet_NaN();
+  const std::uint64_t nan2_bits = bits(nan1) | 0x5u;
+  double nan2;
+  std::memcpy(&nan2, &nan2_bits, sizeof nan2);
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> xs = {nan1, nan2, 0.0, -0.0, 2.5, -2.5, inf, -inf, 1e-310};
+  for (double a : xs)
+    for (double b : xs) {
+      INFO(a << " op " << b);
+      const double want_max = std::isnan(a) ? a : std::isnan(b) ? b : (a > b ? a : b);
+      const double want_min = std::isnan(a) ? a : std::isnan(b) ? b : (a < b ? a : b);
+      CHECK(bits(Max{}(a, b)) == bits(want_max));
+      CHECK(bits(Min{}(a, b)) == bits(want_min));
+    }
 }
 
 TEST_CASE("signed zeros compare equal; ordinary values order as expected", "[cpu][ch08][ops]") {
