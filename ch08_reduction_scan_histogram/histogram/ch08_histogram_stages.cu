@@ -13,6 +13,7 @@
 #include "histogram_stage_7_lane_columns.cuh"
 #include "histogram_stage_8_balanced_grid.cuh"
 #include "histogram_stage_9_balanced_per_warp.cuh"
+#include "histogram_stage_10_one_launch.cuh"
 
 namespace ch08 {
 
@@ -20,7 +21,7 @@ std::vector<harness::Stage<harness::Histogram>> all_histogram_stages() {
   return {histogram_stage_0_stage(),      histogram_stage_1_stage(true), histogram_stage_1_stage(false),
           histogram_stage_2_stage(),      histogram_stage_3_stage(),     histogram_stage_4_stage(),
           histogram_stage_5_stage(),      histogram_stage_6_stage(),     histogram_stage_7_stage(),
-          histogram_stage_8_stage(),      histogram_stage_9_stage()};
+          histogram_stage_8_stage(),      histogram_stage_9_stage(),     histogram_stage_10_stage()};
 }
 
 std::vector<harness::Stage<harness::Histogram>> histogram_stage_7_copy_stages() {
@@ -54,5 +55,6 @@ harness::StageProgram<harness::Histogram> histogram_stage_7_program() {
 }
 harness::StageProgram<harness::Histogram> histogram_stage_8_program() { return histogram_stage_8_stage(); }
 harness::StageProgram<harness::Histogram> histogram_stage_9_program() { return histogram_stage_9_stage(); }
+harness::StageProgram<harness::Histogram> histogram_stage_10_program() { return histogram_stage_10_stage(); }
 
 }  // namespace ch08

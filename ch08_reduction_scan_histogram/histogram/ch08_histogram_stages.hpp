@@ -17,7 +17,7 @@ std::vector<harness::Stage<harness::Histogram>> all_histogram_stages();
 //! Stage 7 with 1, 2 and 4 lane-column copies per block (`histogram_stage_7 --copies`).
 std::vector<harness::Stage<harness::Histogram>> histogram_stage_7_copy_stages();
 
-//! The histogram stage called `name` ("histogram_stage_0" .. "histogram_stage_9",
+//! The histogram stage called `name` ("histogram_stage_0" .. "histogram_stage_10",
 //! "histogram_stage_1_fold_all").
 //! @throws std::out_of_range for an unknown name
 harness::Stage<harness::Histogram> histogram_stage_named(const std::string& name);
@@ -46,5 +46,7 @@ harness::StageProgram<harness::Histogram> histogram_stage_7_program();
 harness::StageProgram<harness::Histogram> histogram_stage_8_program();
 //! The program histogram_stage_9: the stage of histogram_stage_9_balanced_per_warp.cuh.
 harness::StageProgram<harness::Histogram> histogram_stage_9_program();
+//! The program histogram_stage_10: the stage of histogram_stage_10_one_launch.cuh.
+harness::StageProgram<harness::Histogram> histogram_stage_10_program();
 
 }  // namespace ch08

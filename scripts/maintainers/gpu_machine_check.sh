@@ -302,7 +302,7 @@ if want coverage; then
   [[ $problems == *" histogram "* ]] || COVER_DISTS=" "
   for d in ${COVER_DISTS:-uniform one-bin zipf image}; do
     cover histogram_ladder "coverage_histogram_uint8_$d" --type uint8 --dist "$d" \
-      --stages histogram_stage_4,histogram_stage_5,histogram_stage_6,histogram_stage_7,histogram_stage_8,histogram_stage_9
+      --stages histogram_stage_4,histogram_stage_5,histogram_stage_6,histogram_stage_7,histogram_stage_8,histogram_stage_9,histogram_stage_10
   done
 fi
 

@@ -45,8 +45,17 @@ std::string describe(const Stage<Histogram>& s, const Case& c) {
          " [" + std::to_string(c.spec.lower) + ", " + std::to_string(c.spec.upper) + ")";
 }
 
+// Prepares a stage's workspace as the harness does (Session::poison_for): 0xFF bytes, then its
+// first Stage::workspace_zeroed_bytes zeroed.
+void prepare_workspace(const Stage<Histogram>& s, const DeviceBuffer& ws) {
+  ws.fill_bytes(0xFF);
+  const std::size_t zeroed = std::min(s.workspace_zeroed_bytes, ws.bytes());
+  if (zeroed > 0) CUDA_CHECK(cudaMemset(ws.data(), 0, zeroed));
+}
+
 // Launches stage `s` on `a` (a.in, n, type, block, grid, bins and range set): allocates its
-// workspace and the bins, poisons the bins first, and returns what the stage wrote.
+// workspace (prepared as the harness prepares it) and the bins, poisons the bins first, and returns
+// what the stage wrote.
 std::vector<Count> launch_and_read(const Stage<Histogram>& s, HistogramArgs a) {
   DeviceBuffer d_out(static_cast<std::size_t>(a.bins) * sizeof(Count));
   a.out = d_out.data();
@@ -54,6 +63,7 @@ std::vector<Count> launch_and_read(const Stage<Histogram>& s, HistogramArgs a) {
   DeviceBuffer d_ws(ws);
   a.workspace = d_ws.data();
   a.workspace_size = ws;
+  prepare_workspace(s, d_ws);
   d_out.fill_bytes(0xFF);
   s.launch(a);
   CUDA_CHECK_LAUNCH();
@@ -294,6 +304,50 @@ TEST_CASE("stages 8 and 9's grids: stage 7's and stage 4's, capped at ceil(sqrt(
           "[gpu][ch08][histogram][grid]") {
   check_balanced_grid(ch08::histogram_stage_named("histogram_stage_7"), ch08::histogram_stage_named("histogram_stage_8"));
   check_balanced_grid(ch08::histogram_stage_named("histogram_stage_4"), ch08::histogram_stage_named("histogram_stage_9"));
+}
+
+TEST_CASE("histogram_stage_10: runs back to back on one workspace, which it leaves zero",
+          "[gpu][ch08][histogram][histogram_stage_10]") {
+  // Stage 10 writes the bins (no memset) and keeps a ticket and a workspace histogram between
+  // launches. Three launches on one workspace, each on a new input: every output must be that
+  // input's histogram (a workspace not zeroed by the last block would add the previous counts), and
+  // the workspace must read all zeros after each launch. One block (n = 1000) and several.
+  const Stage<Histogram> s = ch08::histogram_stage_named("histogram_stage_10");
+  for (const std::size_t n : {std::size_t{1000}, std::size_t{100003}, (std::size_t{1} << 22) + 5}) {
+    for (const HistDist dist : {HistDist::uniform, HistDist::one_bin}) {
+      HistogramArgs a;
+      a.type = DType::u8;
+      a.n = n;
+      a.block = 256;
+      const std::size_t ws = s.workspace_bytes(a);
+      DeviceBuffer d_ws(ws), d_out(static_cast<std::size_t>(a.bins) * sizeof(Count)), d_in(n);
+      a.workspace = d_ws.data();
+      a.workspace_size = ws;
+      a.out = d_out.data();
+      a.in = d_in.data();
+      prepare_workspace(s, d_ws);
+      for (std::uint64_t run = 1; run <= 3; ++run) {
+        HistInputSpec spec;
+        spec.dist = dist;
+        spec.seed = run;
+        const std::vector<unsigned char> host = make_histogram_input<unsigned char>(n, spec);
+        CUDA_CHECK(cudaMemcpy(d_in.data(), host.data(), n, cudaMemcpyHostToDevice));
+        d_out.fill_bytes(0xFF);
+        s.launch(a);
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<Count> got(static_cast<std::size_t>(a.bins));
+        CUDA_CHECK(cudaMemcpy(got.data(), d_out.data(), got.size() * sizeof(Count), cudaMemcpyDeviceToHost));
+        const Verification v = check_histogram(got, reference_histogram(host.data(), n, a.bins, a.lower, a.upper));
+        std::vector<unsigned char> left(ws);
+        CUDA_CHECK(cudaMemcpy(left.data(), d_ws.data(), ws, cudaMemcpyDeviceToHost));
+        INFO("n " << n << " dist " << hist_dist_name(dist) << " run " << run << " grid " << s.grid_for(a) << ": "
+                  << v.message);
+        CHECK(v.ok);
+        CHECK(std::all_of(left.begin(), left.end(), [](unsigned char b) { return b == 0; }));
+      }
+    }
+  }
 }
 
 TEST_CASE("the broken histogram fails the check at the first non-empty bin", "[gpu][ch08][histogram][selftest]") {
