@@ -88,16 +88,16 @@ __global__ void histogram_stage_10(const T* __restrict__ in, std::size_t n, Map 
   }
   hist.fold(work);   // one global atomic per non-empty bin, into the workspace
   __threadfence();   // this thread's atomics before the barrier, and so before the block's ticket
-  __shared__ bool is_last_block;
-  __syncthreads();
+  __syncthreads();   // every thread is done with the copies: smem[0] may hold thread 0's answer
   if (threadIdx.x == 0) {
     cuda::atomic_ref<unsigned, cuda::thread_scope_device> counter(*tickets);
     const unsigned ticket = counter.fetch_add(1u, cuda::memory_order_acq_rel);
-    is_last_block = (ticket == gridDim.x - 1);
-    if (is_last_block) counter.fetch_sub(gridDim.x, cuda::memory_order_relaxed);
+    const bool last = (ticket == gridDim.x - 1);
+    if (last) counter.fetch_sub(gridDim.x, cuda::memory_order_relaxed);
+    smem[0] = last ? 1u : 0u;  // no static shared memory: the stage asks for exactly stage 4's bytes
   }
   __syncthreads();
-  if (!is_last_block) return;
+  if (smem[0] == 0) return;
   for (int b = threadIdx.x; b < bins; b += blockDim.x) {
     out[b] = __ldcg(work + b);  // read at L2, where the atomics were performed
     work[b] = 0;                // ready for the next launch
