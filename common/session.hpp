@@ -143,10 +143,12 @@ class Session {
       CUDA_CHECK(cudaMemcpy(&count, args.workspace, sizeof count, cudaMemcpyDeviceToHost));
       if (count != 0) {
         v.ok = false;
+        const std::string zeroed = stage.workspace_zeroed_bytes >= args.workspace_size
+                                       ? std::string("all its bytes")
+                                       : "its first " + std::to_string(stage.workspace_zeroed_bytes) + " bytes";
         v.message = stage.name + "'s workspace state reads " + std::to_string(count) +
-                    " after the run, not 0: the workspace did not hold what a complete launch leaves (its first " +
-                    std::to_string(stage.workspace_zeroed_bytes) + " bytes must be zeroed before the first launch); " +
-                    v.message;
+                    " after the run, not 0: the workspace did not hold what a complete launch leaves (" + zeroed +
+                    " must be zeroed before the first launch); " + v.message;
       }
     }
     return v;

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,10 @@
 #include "dtype.hpp"
 
 namespace harness {
+
+//! Stage::workspace_zeroed_bytes for a stage whose whole workspace must be zero before its first
+//! launch and is zero again after every complete one.
+inline constexpr std::size_t kWholeWorkspace = std::numeric_limits<std::size_t>::max();
 
 //! The arguments every launch of every problem carries. Pointers are device pointers.
 struct LaunchArgs {
@@ -85,7 +90,9 @@ struct Stage {
   //! the same poison) sets them again. Their first 4 bytes hold a count (a ticket counter, the
   //! counts of a run word) that every complete launch leaves at 0: Session::check_output fails a
   //! run after which it is not, since that run began from a workspace nobody prepared. A launch
-  //! that draws a ticket past its grid writes no result (no access out of bounds).
+  //! that draws a ticket past its grid writes no result (no access out of bounds). A value at or
+  //! past the workspace's size (kWholeWorkspace) means all of it (histogram stage 10: its ticket,
+  //! then a histogram the last block zeroes again); users take the smaller of the two.
   std::size_t workspace_zeroed_bytes = 0;
   //! Longest chain of floating-point additions any output value goes through (elements per
   //! thread, tree levels, partials folded serially or by atomics), for the error bound on random

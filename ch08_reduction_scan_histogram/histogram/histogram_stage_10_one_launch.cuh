@@ -26,7 +26,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 
 #include "cuda_check.hpp"
 #include "histogram_bins.cuh"
@@ -152,7 +151,7 @@ inline harness::Stage<harness::Histogram> histogram_stage_10_stage() {
   s.source = "this tutorial: the reduction's stage 7 (self-resetting ticket) applied to section 8.8's histogram";
   s.grid_for = histogram_stage_10_grid;
   s.workspace_bytes = histogram_stage_10_workspace;
-  s.workspace_zeroed_bytes = std::numeric_limits<std::size_t>::max();  // the whole workspace (the harness takes the smaller)
+  s.workspace_zeroed_bytes = harness::kWholeWorkspace;  // the ticket, then the bins: all zero between launches
   s.launch = launch_histogram_stage_10;
   return s;
 }

@@ -71,6 +71,10 @@ VARIANTS = {"scan_block_blelloch": [("block1024", ["--block", "1024"])],
                                 ("volatile", ["--last-warp", "volatile"]),
                                 ("volatile_partials", ["--last-warp", "volatile", "--finish", "partials"])]}
 VARIANTS.update({"reduce_kernel_%d" % k: FINISHES for k in (1, 2, 3, 4, 5, 7, 8)})
+# Histogram stage 10 ends one way with one block (it stores the result) and another with several (the
+# workspace histogram and the last block's copy): both grids. A variant that gives --grid replaces
+# the grid-stride default (GRID_STRIDE_GRID).
+VARIANTS["histogram_stage_10"] = [("grid1", ["--grid", "1"]), ("grid2", ["--grid", "2"])]
 # (program, variant, tool) whose hazards are the lesson: they must be reported.
 EXPECTED_HAZARDS = {("reduce_kernel_6", "volatile", "racecheck"),
                     ("reduce_kernel_6", "volatile_partials", "racecheck")}
@@ -220,7 +224,7 @@ def main(argv=None):
             for tool in tools:
                 for n in sizes:
                     n = str(min(int(n), SIZE_CAP.get(name, int(n))))
-                    runs.append((name, path, variant, vflags, tool, n, extra))
+                    runs.append((name, path, variant, vflags, tool, n, [] if "--grid" in vflags else extra))
     forms = sum(len(VARIANTS.get(name, [None])) for name, _ in programs)
     say("%s: %d programs (%d forms, a program with variants (--finish, --last-warp, ...) counting once per variant) x %d tools "
         "x %s = %d runs, %d at a time; logs in %s"

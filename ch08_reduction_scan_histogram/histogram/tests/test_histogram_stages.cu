@@ -326,6 +326,8 @@ TEST_CASE("histogram_stage_10: runs back to back on one workspace, which it leav
       a.out = d_out.data();
       a.in = d_in.data();
       prepare_workspace(s, d_ws);
+      INFO("n " << n << ": grid " << s.grid_for(a));
+      CHECK((s.grid_for(a) == 1) == (n == 1000));  // one block at n = 1000, several above: both endings
       for (std::uint64_t run = 1; run <= 3; ++run) {
         HistInputSpec spec;
         spec.dist = dist;
