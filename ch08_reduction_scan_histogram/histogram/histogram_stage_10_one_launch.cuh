@@ -77,12 +77,7 @@ __global__ void histogram_stage_10(const T* __restrict__ in, std::size_t n, Map 
   __syncthreads();
   const int bins = map.count();
   if (gridDim.x == 1) {  // the whole input in one block: its counts are the histogram
-    const int warps = static_cast<int>(blockDim.x / 32);
-    for (int b = threadIdx.x; b < bins; b += blockDim.x) {
-      unsigned c = 0;
-      for (int w = 0; w < warps; ++w) c += hist.all[w * bins + b];
-      out[b] = harness::Count{c};
-    }
+    for (int b = threadIdx.x; b < bins; b += blockDim.x) out[b] = harness::Count{hist.block_count(b)};
     return;
   }
   hist.fold(work);   // one global atomic per non-empty bin, into the workspace

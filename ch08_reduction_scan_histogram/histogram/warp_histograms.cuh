@@ -37,13 +37,18 @@ struct WarpHistograms {
   }
   //! Adds one sample to bin `bin` (>= 0) of this warp's copy.
   __device__ __forceinline__ void add(int bin) const { atomicAdd(&mine[bin], 1u); }
-  //! After a barrier: thread b adds the warps' counts of bin b (b, b + blockDim.x, ...) and issues
-  //! one global atomic per non-empty bin. The sum is the block's count: below 2^32.
-  __device__ __forceinline__ void fold(harness::Count* out) const {
+  //! After a barrier: the block's count of bin `bin`, the sum of every warp's copy (below 2^32).
+  __device__ __forceinline__ unsigned block_count(int bin) const {
     const int warps = static_cast<int>(blockDim.x / 32);
+    unsigned count = 0;
+    for (int w = 0; w < warps; ++w) count += all[w * bins + bin];
+    return count;
+  }
+  //! After a barrier: thread b takes the block's count of bin b (b, b + blockDim.x, ...) and issues
+  //! one global atomic per non-empty bin.
+  __device__ __forceinline__ void fold(harness::Count* out) const {
     for (int b = threadIdx.x; b < bins; b += blockDim.x) {
-      unsigned count = 0;
-      for (int w = 0; w < warps; ++w) count += all[w * bins + b];
+      const unsigned count = block_count(b);
       if (count != 0) atomicAdd(&out[b], harness::Count{count});
     }
   }
