@@ -28,7 +28,7 @@
 //!     input over four times as many SMs as blocks of 1024 would.
 //! Every n is handled as in stages 9 to 11 (any n, any element-aligned address; grid-stride, so a
 //! full wave still covers n past 2^31).
-//! What the profiler should show (not yet run): one kernel per run and no memset (Nsight Systems);
+//! What the profiler should show: one kernel per run and no memset (Nsight Systems);
 //! at n up to Block x
 //! 16 floats, a grid of one block and no atomic; above, at most one wave of blocks. Launches per
 //! run, beside CUB's: `reduce_ladder --small` (its `launches` column counts the graph nodes of one

@@ -70,9 +70,10 @@
 //! Determinism: the partials are folded in slot order, as stage 7 folds them (thread t takes slots
 //! t, t + Block, ..., then the block tree), whatever order the blocks finished in: the same bits on
 //! every run, and stage 7's bits on the same grid.
-//! What the profiler should show against stage 7 (no profile of it is committed): the same kernel
-//! time at large n; at small n a shorter tail after the last block's loads of the input; no MEMBAR in
-//! the SASS (stage 7's acq_rel ticket has one; tests/sass_claims.json checks both).
+//! What the profiler shows against stage 7: about its time from 2^28; no MEMBAR in the SASS
+//! (stage 7's acq_rel ticket has one; tests/sass_claims.json checks both); at small n no shorter
+//! finish: the last block may load a slot before its store has landed and load it again (the README
+//! of this folder, "Stage 8", has the busiest SM's cycles of both stages).
 //! Source: this tutorial; the epoch tags of scan stage 9 (tile_flags.cuh); Merrill and Garland's
 //! status words ("Single-pass Parallel Prefix Scan with Decoupled Look-back", NVIDIA technical report
 //! NVR-2016-002, 2016: a flag and a value published as one word, read without a fence).
