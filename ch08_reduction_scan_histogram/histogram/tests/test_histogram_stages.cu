@@ -53,6 +53,18 @@ void prepare_workspace(const Stage<Histogram>& s, const DeviceBuffer& ws) {
   if (zeroed > 0) CUDA_CHECK(cudaMemset(ws.data(), 0, zeroed));
 }
 
+// Poisons the bins d_out holds (a.out points to them), launches stage `s` on `a` and returns what
+// the stage wrote.
+std::vector<Count> poison_launch_read(const Stage<Histogram>& s, const HistogramArgs& a, DeviceBuffer& d_out) {
+  d_out.fill_bytes(0xFF);
+  s.launch(a);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<Count> got(static_cast<std::size_t>(a.bins));
+  CUDA_CHECK(cudaMemcpy(got.data(), d_out.data(), got.size() * sizeof(Count), cudaMemcpyDeviceToHost));
+  return got;
+}
+
 // Launches stage `s` on `a` (a.in, n, type, block, grid, bins and range set): allocates its
 // workspace (prepared as the harness prepares it) and the bins, poisons the bins first, and returns
 // what the stage wrote.
@@ -64,13 +76,7 @@ std::vector<Count> launch_and_read(const Stage<Histogram>& s, HistogramArgs a) {
   a.workspace = d_ws.data();
   a.workspace_size = ws;
   prepare_workspace(s, d_ws);
-  d_out.fill_bytes(0xFF);
-  s.launch(a);
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<Count> got(static_cast<std::size_t>(a.bins));
-  CUDA_CHECK(cudaMemcpy(got.data(), d_out.data(), got.size() * sizeof(Count), cudaMemcpyDeviceToHost));
-  return got;
+  return poison_launch_read(s, a, d_out);
 }
 
 // Runs stage `s` on case `c` (output poisoned first) and checks it against the reference.
@@ -334,12 +340,7 @@ TEST_CASE("histogram_stage_10: runs back to back on one workspace, which it leav
         spec.seed = run;
         const std::vector<unsigned char> host = make_histogram_input<unsigned char>(n, spec);
         CUDA_CHECK(cudaMemcpy(d_in.data(), host.data(), n, cudaMemcpyHostToDevice));
-        d_out.fill_bytes(0xFF);
-        s.launch(a);
-        CUDA_CHECK_LAUNCH();
-        CUDA_CHECK(cudaDeviceSynchronize());
-        std::vector<Count> got(static_cast<std::size_t>(a.bins));
-        CUDA_CHECK(cudaMemcpy(got.data(), d_out.data(), got.size() * sizeof(Count), cudaMemcpyDeviceToHost));
+        const std::vector<Count> got = poison_launch_read(s, a, d_out);
         const Verification v = check_histogram(got, reference_histogram(host.data(), n, a.bins, a.lower, a.upper));
         std::vector<unsigned char> left(ws);
         CUDA_CHECK(cudaMemcpy(left.data(), d_ws.data(), ws, cudaMemcpyDeviceToHost));
