@@ -8,7 +8,8 @@
 
 namespace ch07 {
 
-//! Block sum with warp shuffles and a single barrier: each warp reduces by shuffles, lane 0 of each
+//! Block sum with warp shuffles and a single barrier: each warp reduces by shuffles (warp_sum: one
+//! REDUX instruction for an int sum on sm_80 and newer), lane 0 of each
 //! warp writes one value to shared memory, one __syncthreads(), then warp 0 reduces those values.
 //! @tparam T element type
 //! @tparam Block threads per block (power of two, 32..1024); every thread must call
@@ -20,13 +21,13 @@ __device__ __forceinline__ T block_sum_one_barrier(T sum) {
   __shared__ T warp_sums[kWarps];
   const unsigned lane = threadIdx.x % 32;
   const unsigned warp = threadIdx.x / 32;
-  sum = warp_shuffle_sum(sum);
+  sum = warp_sum(sum);
   if constexpr (kWarps == 1) {
     return sum;
   } else {
     if (lane == 0) warp_sums[warp] = sum;
     __syncthreads();
-    if (warp == 0) sum = warp_shuffle_sum(lane < kWarps ? warp_sums[lane] : T(0));
+    if (warp == 0) sum = warp_sum(lane < kWarps ? warp_sums[lane] : T(0));
     return sum;
   }
 }

@@ -1,9 +1,12 @@
 //! @file warp_sum.cuh
 //! @brief Sums through registers: a warp's 32 values with five shuffles (warp_shuffle_sum), and a
 //! block's with the unrolled shared-memory tree down to stride 32 and one warp of shuffles
-//! (block_sum_shuffle). Stage 7 introduces them; stage 8 and the one-barrier block sum reuse them.
+//! (block_sum_shuffle). Stage 7 introduces them; stage 8 reuses them; the one-barrier block sum of
+//! stages 9 to 13 takes warp_sum (one REDUX instruction for an int sum on sm_80 and newer).
 #pragma once
 #include <cuda_runtime.h>
+
+#include <type_traits>
 
 #include "block_tree.cuh"
 
@@ -19,6 +22,24 @@ __device__ __forceinline__ T warp_shuffle_sum(T sum) {
 #pragma unroll
   for (int offset = 16; offset > 0; offset >>= 1) sum += __shfl_down_sync(kFullMask, sum, offset);
   return sum;
+}
+
+//! Sum over the 32 lanes of a warp by the hardware's own warp reduction where it has one: an int sum
+//! on sm_80 and newer is one REDUX.SUM instruction (__reduce_add_sync, modulo 2^32 like the adds it
+//! replaces), where warp_shuffle_sum takes five SHFL and five adds, each waiting on the one before;
+//! float, double and older GPUs take warp_shuffle_sum. Used by the one-barrier block sum of stages
+//! 9 to 13.
+//! @tparam T float, double or int
+//! @param[in] sum this lane's value; all 32 lanes must call (full mask)
+//! @return in lane 0 (with REDUX: in every lane), the warp's sum
+//! Source: CUDA C++ Programming Guide, "Warp Reduce Functions"; CUB's WarpReduce takes the same
+//! instruction for 32-bit integers.
+template <class T>
+__device__ __forceinline__ T warp_sum(T sum) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<T, int>) return __reduce_add_sync(0xffffffffu, sum);
+#endif
+  return warp_shuffle_sum(sum);
 }
 
 //! Block sum: the unrolled shared-memory tree down to stride 32, then warp 0 shuffles.

@@ -15,6 +15,7 @@
 #include "ch07_stages.hpp"
 #include "device_limits.hpp"
 #include "errors.hpp"
+#include "full_tile_checks.hpp"
 #include "run_stage.hpp"
 #include "inputs.hpp"
 #include "sweep.hpp"
@@ -159,6 +160,13 @@ TEST_CASE("vectorised stages handle inputs that do not start on a 16-byte bounda
       }
     }
   }
+}
+
+TEST_CASE("stage 12's one-block kernel: a full tile and one element either side, aligned and not",
+          "[gpu][ch07][reduce_kernel_12][full_tile]") {
+  using namespace harness;
+  testing_support::check_full_tile_and_neighbours(stage("reduce_kernel_12"), {DType::f32, DType::f64, DType::i32},
+                                                  {Op::sum});
 }
 
 TEST_CASE("reduce_kernel_11 (2^26 floats), 12 (2^20) and 13 (2^18) give one bit pattern over 20 runs",

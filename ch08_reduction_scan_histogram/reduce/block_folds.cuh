@@ -1,9 +1,12 @@
 //! @file block_folds.cuh
 //! @brief How chapter 8's reduction stages fold a block: the shared-memory tree (stage 1's
-//! shared_tree), the warp's five shuffles (stage 3's warp_fold) and the complete block reduction
-//! with one barrier (stage 4's block_fold), for any operator of reduce_ops.cuh.
+//! shared_tree), the warp's five shuffles (stage 3's warp_fold; one REDUX instruction for 32-bit
+//! integers on sm_80 and newer, warp_reduce) and the complete block reduction with one barrier
+//! (stage 4's block_fold), for any operator of reduce_ops.cuh.
 #pragma once
 #include <cuda_runtime.h>
+
+#include <type_traits>
 
 #include "barrier_policy.cuh"
 #include "reduce_ops.cuh"
@@ -52,8 +55,34 @@ __device__ __forceinline__ A warp_fold(A v, Op op) {
   return v;
 }
 
-//! The complete block reduction of section 8.6: warp_fold in every warp, lane 0 of each warp
-//! stores its warp's value, one barrier, warp 0 folds the Block / 32 values by warp_fold.
+//! A warp's fold with the hardware's own warp reduction where it has one. On sm_80 and newer a
+//! 32-bit integer sum, max or min over the warp is one REDUX instruction (the __reduce_add_sync,
+//! __reduce_max_sync and __reduce_min_sync intrinsics), where warp_fold takes five SHFL and five
+//! operations, each waiting on the one before. Every other accumulator type (float, double, and the
+//! long long of an int sum) and older GPUs take warp_fold's shuffles. Integer operations are exact,
+//! so the value is warp_fold's whatever the order inside the instruction.
+//! @tparam A accumulator type
+//! @tparam Op Sum, Max or Min
+//! @param[in] v this lane's value; all 32 lanes of the warp must call (full mask)
+//! @param[in] op the operator
+//! @return in lane 0 (with REDUX: in every lane), the warp's fold
+//! Source: CUDA C++ Programming Guide, "Warp Reduce Functions" (compute capability 8.x and newer);
+//! CUB's WarpReduce takes the same instruction for these types.
+template <class A, class Op>
+__device__ __forceinline__ A warp_reduce(A v, Op op) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (std::is_same_v<A, int> || std::is_same_v<A, unsigned>) {
+    if constexpr (std::is_same_v<Op, Sum>) return __reduce_add_sync(kFullWarp, v);
+    if constexpr (std::is_same_v<Op, Max>) return __reduce_max_sync(kFullWarp, v);
+    if constexpr (std::is_same_v<Op, Min>) return __reduce_min_sync(kFullWarp, v);
+  }
+#endif
+  return warp_fold(v, op);
+}
+
+//! The complete block reduction of section 8.6: a warp fold in every warp (warp_reduce: five
+//! shuffles, or one REDUX for 32-bit integers on sm_80 and newer), lane 0 of each warp
+//! stores its warp's value, one barrier, warp 0 folds the Block / 32 values by warp_reduce.
 //! Uses a static shared array of Block / 32 accumulators; call it at most once per kernel unless a
 //! barrier separates the calls (a second call overwrites the slots: stage 7's last block calls it
 //! twice, with the ticket's barrier between, last_block_fold.cuh).
@@ -73,12 +102,12 @@ __device__ __forceinline__ A block_fold(A v, Op op, Sync& sync) {
   __shared__ A warp_values[kWarps];
   const unsigned lane = threadIdx.x % 32;
   const unsigned warp = threadIdx.x / 32;
-  v = warp_fold(v, op);
+  v = warp_reduce(v, op);
   if (lane == 0) warp_values[warp] = v;
   sync.barrier();  // the only barrier
   if (warp == 0) {
     v = (lane < kWarps) ? warp_values[lane] : Op::template identity<A>();
-    v = warp_fold(v, op);
+    v = warp_reduce(v, op);
   }
   return v;
 }

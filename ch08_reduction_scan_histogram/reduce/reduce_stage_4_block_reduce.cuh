@@ -17,8 +17,10 @@
 //! the second pass over the partials in index order), so the same input, block and grid give the
 //! same bits on every run. At the end of this file, the contrast: the same first pass finished by
 //! an atomicAdd per block (reduce_stage_4_atomic, for atomic_vs_deterministic), which is not.
-//! Uses stage 3's warp_fold (block_folds.cuh, where block_fold is too) and stage 2's grid_stride_fold
-//! and grid rule (grid_stride.cuh).
+//! A warp's fold is stage 3's five shuffles, except for 32-bit integer max and min on sm_80 and newer:
+//! there the hardware reduces a warp in one REDUX instruction (warp_reduce), as CUB's WarpReduce does.
+//! Uses stage 3's warp_fold through warp_reduce (block_folds.cuh, where block_fold is too) and stage
+//! 2's grid_stride_fold and grid rule (grid_stride.cuh).
 #pragma once
 #include <cuda_runtime.h>
 

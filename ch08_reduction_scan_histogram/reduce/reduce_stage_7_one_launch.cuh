@@ -10,8 +10,10 @@
 //!   - no second pass. Each block stores its value and takes a ticket; the block that draws the last
 //!     ticket folds the partials and writes the result (fold_in_last_block, last_block_fold.cuh),
 //!     and takes the tickets back off the counter, so that no zeroing launch is needed either;
-//!   - one block when it is enough: its value is the result, written directly, with no partial and
-//!     no ticket; without --block the block widens up to 1024 threads to keep one block while one
+//!   - one block when it is enough, in a kernel of its own (reduce_stage_7_one_block, as CUB has a
+//!     single-tile kernel): its value is the result, written directly, with no partial, no ticket and
+//!     no finish code; when n is exactly its full tile (Block threads x four 16-byte vectors) and the
+//!     input 16-byte aligned, each thread's four loads need no index test; without --block the block widens up to 1024 threads to keep one block while one
 //!     trip of 1024 threads covers n, and is 1024 again from 64 MiB of input (reduce_stage_7_block);
 //!   - a grid sized to n: one block per Block x 64 bytes of input (one trip of stage 5's loop per
 //!     thread: kVectorLoads 16-byte loads; two trips from 4 MiB of input on, which halves the blocks
@@ -33,6 +35,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "barrier_policy.cuh"
 #include "block_folds.cuh"
@@ -45,18 +48,19 @@
 
 namespace ch08 {
 
-//! Stage 7: stage 5's fold and block reduction; with one block, the block's value is the result;
-//! with more, the last block folds the partials (fold_in_last_block).
+//! Stage 7 on more than one block: stage 5's fold and block reduction, then the last block folds
+//! the partials (fold_in_last_block).
 //! @tparam T input type: float, double or int
 //! @tparam Op Sum, Max or Min
 //! @tparam Block threads per block: a power of two, 32..1024, equal to blockDim.x
 //! @param[in] in n input elements, aligned to sizeof(T)
 //! @param[in] n number of elements (> 0)
-//! @param[out] partials gridDim.x accumulators of scratch (unused with one block)
-//! @param[in,out] tickets the ticket counter: zero before the launch and after it (unused with one block)
+//! @param[out] partials gridDim.x accumulators of scratch
+//! @param[in,out] tickets the ticket counter: zero before the launch and after it
 //! @param[out] out one accumulator: the result (written, not accumulated: no zeroing)
 //! @param[in] op the operator
-//! Launch: at most 2^31 - 1 blocks; two launches on one workspace must not run at once.
+//! Launch: at most 2^31 - 1 blocks (one block works too, but launch_reduce_stage_7 gives one block
+//! reduce_stage_7_one_block); two launches on one workspace must not run at once.
 //! Registers: capped at a full SM's worth (harness::full_sm_blocks: 32 per thread where 2048 threads
 //! fit), as stage 8. Without the cap nvcc gives the float sum at block 256 40 registers (six resident
 //! blocks per SM instead of eight); with it the schedule of every instantiation changes, for better
@@ -68,11 +72,49 @@ __global__ void __launch_bounds__(Block, harness::full_sm_blocks(Block))
   using Acc = accumulator_t<Op, T>;
   PlainBarrier sync;
   const Acc v = block_fold<Acc, Block>(grid_stride_fold_vec16(in, n, op), op, sync);
-  if (gridDim.x == 1) {  // the whole input in one block: its value is the result
-    if (threadIdx.x == 0) *out = v;
-    return;
-  }
   fold_in_last_block<Acc, Block>(v, partials, tickets, out, op);
+}
+
+//! Elements in one block's full tile: Block threads x kVectorLoads 16-byte vectors.
+template <class T, int Block>
+inline constexpr std::size_t kFullTile = std::size_t{Block} * kVectorLoads * harness::kVecItems<T>;
+
+//! One block's full tile with no index test: thread t folds vectors t, t + Block, t + 2 Block and
+//! t + 3 Block of `in`, all four loads issued first, folded as grid_stride_fold_vec16 folds a thread's
+//! one trip (the same bits).
+//! @param[in] in kFullTile<T, Block> elements, 16-byte aligned (the caller checks both)
+template <class T, class Op, int Block>
+__device__ __forceinline__ accumulator_t<Op, T> full_tile_fold(const T* __restrict__ in, Op op) {
+  using Acc = accumulator_t<Op, T>;
+  using V = typename harness::Vec16<T>::type;
+  const V* __restrict__ vin = reinterpret_cast<const V*>(in);
+  V v[kVectorLoads];
+#pragma unroll
+  for (int u = 0; u < kVectorLoads; ++u) v[u] = __ldg(vin + threadIdx.x + u * Block);
+  static_assert(kVectorLoads == 4, "the line below folds exactly four vectors");
+  return op(op(fold_lanes<Acc>(v[0], op), fold_lanes<Acc>(v[1], op)),
+            op(fold_lanes<Acc>(v[2], op), fold_lanes<Acc>(v[3], op)));
+}
+
+//! Stage 7 on one block: the block's value is the result, written directly, with no partial, no
+//! ticket and no finish code. When n is exactly one full tile (kFullTile<T, Block>) and the input
+//! 16-byte aligned, each thread loads its four vectors with no index test, head or tail
+//! (full_tile_fold, as CUB's single-tile kernel treats a full tile); any other n takes stage 5's
+//! loop. Either way the same fold order, so the same bits.
+//! @param[in] in n input elements, aligned to sizeof(T)
+//! @param[in] n number of elements (> 0)
+//! @param[out] out one accumulator: the result
+//! @param[in] op the operator
+//! Launch: one block of Block threads.
+template <class T, class Op, int Block>
+__global__ void __launch_bounds__(Block)
+    reduce_stage_7_one_block(const T* __restrict__ in, std::size_t n, accumulator_t<Op, T>* out, Op op) {
+  using Acc = accumulator_t<Op, T>;
+  const bool full_tile = n == kFullTile<T, Block> && reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  const Acc t = full_tile ? full_tile_fold<T, Op, Block>(in, op) : grid_stride_fold_vec16(in, n, op);
+  PlainBarrier sync;
+  const Acc v = block_fold<Acc, Block>(t, op, sync);
+  if (threadIdx.x == 0) *out = v;
 }
 
 // ---- How stage 7 is launched -----------------------------------------------------------------
@@ -117,7 +159,7 @@ inline std::size_t reduce_stage_7_workspace(const harness::ReduceArgs& a) {
 }
 
 //! Launches stage 7 on a.stream: one launch of reduce_stage_7 on reduce_stage_7_grid(a) blocks, the
-//! partials after the ticket counter. Nothing else is enqueued: the counter was left at zero by the
+//! partials after the ticket counter; on a grid of one block, reduce_stage_7_one_block instead. Nothing else is enqueued: the counter was left at zero by the
 //! previous launch (or by whoever prepared the workspace), and the result needs no zeroing.
 //! @param[in] a n > 0; type float/double/int; op sum/max/min; block a power of two from 32 to 1024;
 //!            the input aligned to sizeof(T); workspace of reduce_stage_7_workspace(a) bytes whose
@@ -129,6 +171,10 @@ inline void launch_reduce_stage_7(const harness::ReduceArgs& a) {
     using Op = decltype(op);
     using Acc = accumulator_t<Op, T>;
     constexpr int B = decltype(block)::value;
+    if (grid == 1) {  // the whole input in one block: its value is the result
+      reduce_stage_7_one_block<T, Op, B><<<1, B, 0, a.stream>>>(a.input<T>(), a.n, a.output<Acc>(), op);
+      return;
+    }
     unsigned* tickets = a.scratch<unsigned>();
     Acc* partials = ticket_partials<Acc>(a);
     reduce_stage_7<T, Op, B><<<grid, B, 0, a.stream>>>(a.input<T>(), a.n, partials, tickets, a.output<Acc>(), op);
@@ -146,8 +192,9 @@ inline double reduce_stage_7_depth(const harness::ReduceArgs& a) {
 inline harness::Stage<harness::Reduce> reduce_stage_7_stage() {
   harness::Stage<harness::Reduce> s = harness::stage_of_card<harness::Reduce>(
       {"reduce_stage_7", "one launch at every size",
-       "no second pass: the last block to finish folds the partials and resets its ticket; one block and no "
-       "ticket when one block covers n; a grid of one 64-byte trip per thread (two from 4 MiB), up to one wave",
+       "no second pass: the last block to finish folds the partials and resets its ticket; one block in a kernel "
+       "of its own (no ticket, no index test on a full tile) when one block covers n; a grid of one 64-byte trip "
+       "per thread (two from 4 MiB), up to one wave",
        "chapter 8, past section 8.6: chapter 7's stage 12 with chapter 8's operators"});
   s.caps = two_pass_caps();
   s.deterministic = true;

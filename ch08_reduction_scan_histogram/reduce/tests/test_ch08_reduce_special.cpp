@@ -18,6 +18,7 @@
 #include "catch.hpp"
 #include "ch08_reduce_stages.hpp"
 #include "cuda_raii.hpp"
+#include "full_tile_checks.hpp"
 #include "session.hpp"
 #include "sweep.hpp"
 
@@ -223,6 +224,12 @@ TEST_CASE("stages 5, 7 and 10 handle inputs that do not start on a 16-byte bound
       }
     }
   }
+}
+
+TEST_CASE("stage 7's one-block kernel: a full tile and one element either side, aligned and not",
+          "[gpu][ch08][reduce_stage_7][full_tile]") {
+  testing_support::check_full_tile_and_neighbours(ch08::reduce_stage_named("reduce_stage_7"),
+                                                  {DType::f32, DType::f64, DType::i32}, {Op::sum, Op::max, Op::min});
 }
 
 TEST_CASE("barriers per block, measured, equal the arithmetic (exercise 1)", "[gpu][ch08][reduce][barriers]") {
