@@ -4,7 +4,6 @@
 //! writes the result. Why the ticket (an acquire-release read-modify-write) makes the partials
 //! visible to the last block: reduce_kernel_11_single_pass.cuh.
 #pragma once
-#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -12,6 +11,7 @@
 
 #include "block_sum_one_barrier.cuh"
 #include "dtype.hpp"
+#include "last_ticket.cuh"
 #include "reduce_grids.cuh"
 #include "reduce_problem.hpp"
 
@@ -21,11 +21,9 @@ namespace ch07 {
 //! partials after it stay aligned for any element type).
 inline constexpr std::size_t kTicketBytes = 16;
 
-//! Who puts the ticket counter back to zero for the next launch.
-enum class TicketReset {
-  by_launch,       //!< the launch zeroes it before the kernel (stage 11: a memset, one more launch)
-  by_last_block    //!< the block that draws the last ticket takes gridDim.x back off (stage 12: no zeroing launch)
-};
+//! Who puts the ticket counter back to zero for the next launch: stage 11 a memset before the kernel
+//! (TicketReset::by_launch), stage 12 the block that draws the last ticket (by_last_block).
+using harness::TicketReset;
 
 //! The last-block finish: thread 0 of each block stores `block_sum` to partials[blockIdx.x] and
 //! takes a ticket with `fetch_add(1, memory_order_acq_rel)` at device scope; the block that draws
@@ -49,14 +47,8 @@ __device__ __forceinline__ void finish_in_last_block(T block_sum, T* partials, u
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = block_sum;
     // Release: this block's partial is ordered before its ticket. Acquire: the block that draws the
-    // last ticket sees every partial stored before every other ticket.
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> tickets(*retired);
-    const unsigned ticket = tickets.fetch_add(1u, cuda::memory_order_acq_rel);
-    is_last_block = (ticket == gridDim.x - 1);
-    // The counter back to where this launch found it: gridDim.x tickets were taken. Nobody reads it
-    // again before the kernel ends, and the next kernel in the stream starts after it.
-    if constexpr (Reset == TicketReset::by_last_block)
-      if (is_last_block) tickets.fetch_sub(gridDim.x, cuda::memory_order_relaxed);
+    // last ticket sees every partial stored before every other ticket (last_ticket.cuh).
+    is_last_block = harness::draw_ticket_is_last<Reset>(retired);
   }
   __syncthreads();  // hands thread 0's decision (and what its acquire ordered) to the block
   if (!is_last_block) return;

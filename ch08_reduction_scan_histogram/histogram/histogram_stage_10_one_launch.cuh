@@ -21,7 +21,6 @@
 //! Source: this tutorial: chapter 8's reduction stage 7 (its self-resetting ticket) applied to the
 //! privatised histogram of section 8.8.
 #pragma once
-#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -35,6 +34,7 @@
 #include "histogram_stage_4_vector_loads.cuh"   // for_each_vector's use, per_warp_smem, stage 4's record
 #include "histogram_stage_8_balanced_grid.cuh"  // balanced_grid
 #include "histogram_vector_loads.cuh"
+#include "last_ticket.cuh"
 #include "stage.hpp"
 #include "warp_histograms.cuh"
 
@@ -84,10 +84,7 @@ __global__ void histogram_stage_10(const T* __restrict__ in, std::size_t n, Map 
   __threadfence();   // this thread's atomics before the barrier, and so before the block's ticket
   __syncthreads();   // every thread is done with the copies: smem[0] may hold thread 0's answer
   if (threadIdx.x == 0) {
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> counter(*tickets);
-    const unsigned ticket = counter.fetch_add(1u, cuda::memory_order_acq_rel);
-    const bool last = (ticket == gridDim.x - 1);
-    if (last) counter.fetch_sub(gridDim.x, cuda::memory_order_relaxed);
+    const bool last = harness::draw_ticket_is_last<harness::TicketReset::by_last_block>(tickets);
     smem[0] = last ? 1u : 0u;  // no static shared memory: the stage asks for exactly stage 4's bytes
   }
   __syncthreads();

@@ -8,7 +8,6 @@
 //! the workspace it needs (the ticket counter, then the partials, stages 7 and 10) and the summation
 //! depth it adds (stages 7, 8 and 10).
 #pragma once
-#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -16,6 +15,7 @@
 
 #include "barrier_policy.cuh"
 #include "block_folds.cuh"
+#include "last_ticket.cuh"
 #include "reduce_ops.cuh"
 #include "reduce_problem.hpp"
 #include "reduce_second_pass.cuh"
@@ -73,10 +73,7 @@ __device__ __forceinline__ void fold_in_last_block(A block_value, A* partials, u
   __shared__ bool is_last_block;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = block_value;
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> counter(*tickets);
-    const unsigned ticket = counter.fetch_add(1u, cuda::memory_order_acq_rel);
-    is_last_block = (ticket == gridDim.x - 1);
-    if (is_last_block) counter.fetch_sub(gridDim.x, cuda::memory_order_relaxed);
+    is_last_block = harness::draw_ticket_is_last<harness::TicketReset::by_last_block>(tickets);
   }
   // Hands thread 0's decision (and what its acquire ordered) to the block. Every thread has also
   // left the block's first block_fold, so the second may reuse its shared slots.
