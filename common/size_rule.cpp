@@ -21,8 +21,10 @@ const SizeRule& ch08_reduce_rule() {
   // Each cell names the fastest verified stage, or stage 7 where stage 7 is within 2% of it. Stage 9
   // (one thread block cluster, sm_90; stage 7 before it) where the input is more than one block's
   // worth and at most a cluster's: 2^16 for the float operators and the int sum, 2^14 for double (and
-  // 2^16 for double max and min); the int max and min keep stage 7 there (its warps fold by REDUX). At 2^10 the double max and min name stage 8, which runs stage 7's one-block path there:
-  // the two differ by the run-to-run spread (docs/results/H100/coverage/README.md).
+  // 2^16 for double max and min); the int max and min keep stage 7 there (its warps fold by REDUX).
+  // At 2^10 the double max and min name stage 8, faster in the double files' run (tree 790747c,
+  // whose stage 7 ran its one block inside the multi-block kernel, as stage 8 does) by less than
+  // the run-to-run spread (docs/results/H100/coverage/README.md).
   // Stage 7 everywhere else.
   //                                         2^: 10 12 14 16 18 20 22 24 26 28 30
   static const SizeRule rule{"reduce_ladder_ch08", "reduce_stage_", "coverage_reduce_ch08_*",
