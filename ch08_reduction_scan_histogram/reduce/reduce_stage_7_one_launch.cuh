@@ -83,6 +83,8 @@ inline constexpr std::size_t kFullTile = std::size_t{Block} * kVectorLoads * har
 //! t + 3 Block of `in`, all four loads issued first, folded as grid_stride_fold_vec16 folds a thread's
 //! one trip (the same bits).
 //! @param[in] in kFullTile<T, Block> elements, 16-byte aligned (the caller checks both)
+//! @param[in] op the operator
+//! @return the thread's partial, of type accumulator_t<Op, T>
 template <class T, class Op, int Block>
 __device__ __forceinline__ accumulator_t<Op, T> full_tile_fold(const T* __restrict__ in, Op op) {
   using Acc = accumulator_t<Op, T>;
