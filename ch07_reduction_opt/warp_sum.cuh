@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "block_tree.cuh"
+#include "kernel_support.cuh"
 
 namespace ch07 {
 
@@ -25,10 +26,10 @@ __device__ __forceinline__ T warp_shuffle_sum(T sum) {
 }
 
 //! Sum over the 32 lanes of a warp by the hardware's own warp reduction where it has one: an int sum
-//! on sm_80 and newer is one REDUX.SUM instruction (__reduce_add_sync, modulo 2^32 like the adds it
-//! replaces), where warp_shuffle_sum takes five SHFL and five adds, each waiting on the one before;
-//! float, double and older GPUs take warp_shuffle_sum. Used by the one-barrier block sum of stages
-//! 9 to 13.
+//! is harness::warp_sum_unsigned (on sm_80 and newer one REDUX.SUM instruction, __reduce_add_sync,
+//! modulo 2^32 like the adds it replaces), where warp_shuffle_sum takes five SHFL and five adds, each
+//! waiting on the one before; float and double take warp_shuffle_sum. Used by the one-barrier block
+//! sum of stages 9 to 13.
 //! @tparam T float, double or int
 //! @param[in] sum this lane's value; all 32 lanes must call (full mask)
 //! @return in lane 0 (with REDUX: in every lane), the warp's sum
@@ -36,10 +37,10 @@ __device__ __forceinline__ T warp_shuffle_sum(T sum) {
 //! instruction for 32-bit integers.
 template <class T>
 __device__ __forceinline__ T warp_sum(T sum) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (std::is_same_v<T, int>) return __reduce_add_sync(0xffffffffu, sum);
-#endif
-  return warp_shuffle_sum(sum);
+  if constexpr (std::is_same_v<T, int>)
+    return static_cast<int>(harness::warp_sum_unsigned(static_cast<unsigned>(sum)));
+  else
+    return warp_shuffle_sum(sum);
 }
 
 //! Block sum: the unrolled shared-memory tree down to stride 32, then warp 0 shuffles.

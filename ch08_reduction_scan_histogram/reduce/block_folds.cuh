@@ -55,12 +55,12 @@ __device__ __forceinline__ A warp_fold(A v, Op op) {
   return v;
 }
 
-//! A warp's fold with the hardware's own warp reduction where it has one. On sm_80 and newer a
-//! 32-bit integer sum, max or min over the warp is one REDUX instruction (the __reduce_add_sync,
-//! __reduce_max_sync and __reduce_min_sync intrinsics), where warp_fold takes five SHFL and five
-//! operations, each waiting on the one before. Every other accumulator type (float, double, and the
-//! long long of an int sum) and older GPUs take warp_fold's shuffles. Integer operations are exact,
-//! so the value is warp_fold's whatever the order inside the instruction.
+//! A warp's fold with the hardware's own warp reduction where it has one. On sm_80 and newer an int
+//! max or min over the warp is one REDUX instruction (the __reduce_max_sync and __reduce_min_sync
+//! intrinsics), where warp_fold takes five SHFL and five operations, each waiting on the one before.
+//! Every other accumulator (float, double, and the long long of an int sum) and older GPUs take
+//! warp_fold's shuffles. Integer max and min are exact, so the value is warp_fold's whatever the
+//! order inside the instruction.
 //! @tparam A accumulator type
 //! @tparam Op Sum, Max or Min
 //! @param[in] v this lane's value; all 32 lanes of the warp must call (full mask)
@@ -71,8 +71,7 @@ __device__ __forceinline__ A warp_fold(A v, Op op) {
 template <class A, class Op>
 __device__ __forceinline__ A warp_reduce(A v, Op op) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (std::is_same_v<A, int> || std::is_same_v<A, unsigned>) {
-    if constexpr (std::is_same_v<Op, Sum>) return __reduce_add_sync(kFullWarp, v);
+  if constexpr (std::is_same_v<A, int>) {
     if constexpr (std::is_same_v<Op, Max>) return __reduce_max_sync(kFullWarp, v);
     if constexpr (std::is_same_v<Op, Min>) return __reduce_min_sync(kFullWarp, v);
   }

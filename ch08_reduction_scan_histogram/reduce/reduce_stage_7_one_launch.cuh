@@ -13,8 +13,9 @@
 //!   - one block when it is enough, in a kernel of its own (reduce_stage_7_one_block, as CUB has a
 //!     single-tile kernel): its value is the result, written directly, with no partial, no ticket and
 //!     no finish code; when n is exactly its full tile (Block threads x four 16-byte vectors) and the
-//!     input 16-byte aligned, each thread's four loads need no index test; without --block the block widens up to 1024 threads to keep one block while one
-//!     trip of 1024 threads covers n, and is 1024 again from 64 MiB of input (reduce_stage_7_block);
+//!     input 16-byte aligned, each thread's four loads need no index test; without --block the block
+//!     widens up to 1024 threads to keep one block while one trip of 1024 threads covers n, and is
+//!     1024 again from 64 MiB of input (reduce_stage_7_block);
 //!   - a grid sized to n: one block per Block x 64 bytes of input (one trip of stage 5's loop per
 //!     thread: kVectorLoads 16-byte loads; two trips from 4 MiB of input on, which halves the blocks
 //!     and the finish's partials and tickets), growing with n only up to one full wave of resident
@@ -161,8 +162,9 @@ inline std::size_t reduce_stage_7_workspace(const harness::ReduceArgs& a) {
 }
 
 //! Launches stage 7 on a.stream: one launch of reduce_stage_7 on reduce_stage_7_grid(a) blocks, the
-//! partials after the ticket counter; on a grid of one block, reduce_stage_7_one_block instead. Nothing else is enqueued: the counter was left at zero by the
-//! previous launch (or by whoever prepared the workspace), and the result needs no zeroing.
+//! partials after the ticket counter; on a grid of one block, reduce_stage_7_one_block instead.
+//! Nothing else is enqueued: the counter was left at zero by the previous launch (or by whoever
+//! prepared the workspace), and the result needs no zeroing.
 //! @param[in] a n > 0; type float/double/int; op sum/max/min; block a power of two from 32 to 1024;
 //!            the input aligned to sizeof(T); workspace of reduce_stage_7_workspace(a) bytes whose
 //!            first kTicketBytes are zero
